@@ -1,0 +1,151 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# bpfmem kernel pipeline: Debian linux-source-6.12 -> git tree -> `git am` of
+# kernel/patches/*.patch -> config from kernel/config fragments -> bzImage + vmlinux.
+#
+#   kernel/build.sh [--flavor base|rt|debug] [--vanilla] [--print-dir]
+#
+# The tree lives in $BPFMEM_CACHE (default /var/cache/bpfmem), never in the repo.
+# Two work trees are kept: "patched" (pristine + series) and "vanilla" (pristine).
+# Switching the series re-checks-out only the files that differ, so make rebuilds
+# only what changed; ccache catches the rest.  A build whose key (tree version +
+# series + fragments) is unchanged is not rebuilt at all.
+set -euo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+CACHE=${BPFMEM_CACHE:-/var/cache/bpfmem}
+TARBALL=${BPFMEM_KSRC_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+JOBS=${BPFMEM_JOBS:-$(($(nproc) + 1))}
+flavor=base
+variant=patched
+print_dir=0
+
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--flavor) flavor=$2; shift 2 ;;
+	--vanilla) variant=vanilla; shift ;;
+	--print-dir) print_dir=1; shift ;;
+	-h|--help) sed -n '3,13p' "$0"; exit 0 ;;
+	*) echo "kernel/build.sh: unknown argument '$1'" >&2; exit 2 ;;
+	esac
+done
+case "$flavor" in base|rt|debug) ;; *)
+	echo "kernel/build.sh: unknown flavor '$flavor' (base|rt|debug)" >&2; exit 2 ;;
+esac
+
+t0=$(date +%s)
+stage() { printf '[kernel %s/%s +%4ss] %s\n' "$variant" "$flavor" "$(($(date +%s) - t0))" "$*" >&2; }
+die() { echo "kernel/build.sh: $*" >&2; exit 1; }
+
+[ -f "$TARBALL" ] || die "missing $TARBALL (apt-get install linux-source-6.12)"
+
+kroot=$CACHE/kernel
+mkdir -p "$kroot"
+exec 9>"$kroot/.lock"
+flock 9
+
+# --- 1. pristine git repository of the Debian tree -----------------------------
+tree_ver=$(stat -c '%s-%Y' "$TARBALL")
+pristine=$kroot/pristine
+if [ ! -f "$pristine/.bpfmem-ok" ] || [ "$(cat "$pristine/.bpfmem-ok")" != "$tree_ver" ]; then
+	stage "unpacking $TARBALL (once)"
+	rm -rf "$pristine" "$kroot"/tree-*
+	mkdir -p "$pristine"
+	tar -xJf "$TARBALL" -C "$pristine" --strip-components=1
+	stage "creating git repository of the pristine tree"
+	git -C "$pristine" init -q -b upstream
+	git -C "$pristine" config user.name bpfmem
+	git -C "$pristine" config user.email bpfmem@localhost
+	git -C "$pristine" config gc.auto 0
+	git -C "$pristine" add -A -f .
+	git -C "$pristine" commit -q -m "Debian linux-source-6.12 ($(basename "$TARBALL"), $tree_ver)"
+	git -C "$pristine" tag -f pristine >/dev/null
+	echo "$tree_ver" >"$pristine/.bpfmem-ok"
+fi
+
+# --- 2. work tree with the series applied -------------------------------------
+tree=$kroot/tree-$variant
+if [ "$variant" = patched ]; then
+	patches=$(ls "$here"/patches/*.patch 2>/dev/null | LC_ALL=C sort || true)
+else
+	patches=""
+fi
+series_key=$( { echo "$tree_ver"; for p in $patches; do cat "$p"; done; } | sha256sum | cut -c1-16)
+if [ ! -d "$tree" ]; then
+	stage "adding work tree $tree"
+	git -C "$pristine" worktree prune
+	git -C "$pristine" worktree add -q --detach "$tree" refs/tags/pristine
+fi
+if [ "$(cat "$tree/.bpfmem-series" 2>/dev/null)" != "$series_key" ]; then
+	n=$(echo "$patches" | grep -c . || true)
+	stage "applying series: $n patch(es)"
+	git -C "$tree" am --abort >/dev/null 2>&1 || true
+	git -C "$tree" checkout -q -f --detach refs/tags/pristine
+	git -C "$tree" clean -q -fdx -e .bpfmem-series
+	if [ -n "$patches" ]; then
+		# shellcheck disable=SC2086
+		git -C "$tree" am -q --whitespace=nowarn $patches ||
+			die "git am failed; see 'git -C $tree am --show-current-patch'"
+	fi
+	echo "$series_key" >"$tree/.bpfmem-series"
+fi
+
+# --- 3. configuration ------------------------------------------------------------
+frags="$here/config/base.config"
+[ "$flavor" != base ] && frags="$frags $here/config/$flavor.config"
+[ "$variant" = patched ] && [ -f "$here/config/series.config" ] && [ -n "$patches" ] &&
+	frags="$frags $here/config/series.config"
+# shellcheck disable=SC2086
+frag_key=$(cat $frags | sha256sum | cut -c1-16)
+key="$series_key-$frag_key"
+out=$kroot/build-$variant-$flavor
+
+if [ "$print_dir" = 1 ]; then echo "$out"; exit 0; fi
+
+if [ -f "$out/.bpfmem-key" ] && [ "$(cat "$out/.bpfmem-key")" = "$key" ] &&
+	[ -f "$out/arch/x86/boot/bzImage" ] && [ -f "$out/vmlinux" ]; then
+	stage "up to date ($key)"
+	echo "$out"
+	exit 0
+fi
+rm -f "$out/.bpfmem-key"
+mkdir -p "$out"
+
+export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
+export CCACHE_BASEDIR=$kroot
+export CCACHE_NOHASHDIR=1
+export CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-20G}
+export KBUILD_BUILD_TIMESTAMP="bpfmem"
+export KBUILD_BUILD_USER=bpfmem KBUILD_BUILD_HOST=bpfmem
+mk() { make -s -C "$tree" O="$out" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" "$@"; }
+
+stage "configuring: tinyconfig + $(for f in $frags; do basename "$f" .config; done | paste -sd+)"
+mk tinyconfig >/dev/null
+# merge_config.sh writes temporary files into the current directory
+(cd "$out" && "$tree/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" $frags >/dev/null)
+mk olddefconfig >/dev/null
+
+missing=""
+for f in $frags; do
+	while IFS= read -r line; do
+		case "$line" in
+		CONFIG_*=*)
+			grep -qxF "$line" "$out/.config" || missing="$missing ${line}" ;;
+		"# CONFIG_"*" is not set")
+			opt=${line#\# }; opt=${opt%% *}
+			grep -q "^$opt=" "$out/.config" && missing="$missing $opt=n" ;;
+		esac
+	done <"$f"
+done
+[ -z "$missing" ] || die "config options that did not stick after olddefconfig:$missing"
+
+stage "building bzImage + vmlinux (make -j$JOBS; a cold build takes ~10 min)"
+if ! mk -j"$JOBS" bzImage >"$out/build.log" 2>&1; then
+	tail -n 40 "$out/build.log" >&2
+	die "kernel build failed; full log: $out/build.log"
+fi
+echo "$key" >"$out/.bpfmem-key"
+stage "done: $out/arch/x86/boot/bzImage ($(du -h "$out/arch/x86/boot/bzImage" | cut -f1))"
+echo "$out"

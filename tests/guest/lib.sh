@@ -1,0 +1,30 @@
+# SPDX-License-Identifier: GPL-2.0
+# TAP helpers for guest test scripts: source it, call ok/check, end with done_testing.
+_n=0
+_fail=0
+ok() {	# ok CONDITION_EXIT_STATUS DESCRIPTION
+	_n=$((_n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $_n - $2"
+	else
+		echo "not ok $_n - $2"
+		_fail=$((_fail + 1))
+	fi
+}
+check() {	# check DESCRIPTION CMD... : runs CMD, result by exit status, output on failure
+	local desc=$1 out rc
+	shift
+	out=$("$@" 2>&1)
+	rc=$?
+	ok "$rc" "$desc"
+	[ "$rc" = 0 ] || printf '%s\n' "$out" | sed 's/^/#   /'
+	return $rc
+}
+skip() {
+	_n=$((_n + 1))
+	echo "ok $_n - $1 # SKIP $2"
+}
+done_testing() {	# the plan is printed by the host harness (--tap), after its verdict
+	[ "$_fail" = 0 ]
+	exit $?
+}

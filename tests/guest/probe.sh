@@ -1,0 +1,34 @@
+# SPDX-License-Identifier: GPL-2.0
+# bpfmem probe in the guest: report + selftest in both hook modes.
+# usage: probe.sh FLAVOR (base|rt|debug|vanilla)
+. /tests/lib.sh
+flavor=${1:-base}
+
+bpfmem probe >/tmp/probe.txt 2>&1
+ok $? "bpfmem probe runs"
+sed 's/^/# /' /tmp/probe.txt
+grep -q '^vmlinux BTF: *yes' /tmp/probe.txt; ok $? "vmlinux BTF present"
+grep -q '^fentry attach: *yes' /tmp/probe.txt; ok $? "fentry can attach"
+bpfmem probe -j | grep -q '"btf":true'; ok $? "probe -j reports BTF"
+
+if [ "$flavor" = rt ]; then
+	grep -q '^PREEMPT_RT: *yes' /tmp/probe.txt; ok $? "kernel reports PREEMPT_RT"
+else
+	grep -q '^PREEMPT_RT: *no' /tmp/probe.txt; ok $? "kernel is not PREEMPT_RT"
+fi
+if [ "$flavor" = debug ]; then
+	dmesg | grep -q 'KernelAddressSanitizer initialized'; ok $? "KASAN is on"
+	[ -e /proc/lockdep ]; ok $? "lockdep is on (/proc/lockdep)"
+fi
+if [ "$flavor" = vanilla ]; then
+	grep -q '^bpfmem series: *no' /tmp/probe.txt; ok $? "vanilla kernel: series not detected"
+fi
+
+check "selftest, fentry (1000 calls x 10 keys, NO_PREALLOC map)" bpfmem probe --selftest --hook fentry
+check "selftest, kprobe (1000 calls x 10 keys, NO_PREALLOC map)" bpfmem probe --selftest --hook kprobe
+check "selftest, automatic hook choice" bpfmem probe --selftest -n 100 -k 50
+
+# bad input: clear error, non-zero exit
+bpfmem probe --hook nope --selftest >/dev/null 2>/tmp/err.txt
+[ $? = 2 ] && grep -q 'invalid --hook' /tmp/err.txt; ok $? "bad --hook is refused"
+done_testing

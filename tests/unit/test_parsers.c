@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Host unit tests of the kernel-file parsers in tools/lib (TAP output). */
+#include <stdio.h>
+#include <string.h>
+
+#include "bpfmem.h"
+
+static int n, failed;
+
+#define CHECK(cond, desc) do {						\
+	n++;								\
+	if (cond) {							\
+		printf("ok %d - %s\n", n, desc);			\
+	} else {							\
+		printf("not ok %d - %s (line %d)\n", n, desc, __LINE__);	\
+		failed++;						\
+	}								\
+} while (0)
+
+/* fdinfo of a BPF_F_NO_PREALLOC hash map, 6.12 without the series */
+static const char vanilla_fdinfo[] =
+	"pos:\t0\nflags:\t02000002\nmnt_id:\t15\nino:\t1041\n"
+	"map_type:\t1\nkey_size:\t8\nvalue_size:\t8\nmax_entries:\t1024\n"
+	"map_flags:\t0x1\nmap_extra:\t0x0\nmemlock:\t9152\nmap_id:\t7\nfrozen:\t0\n";
+
+/* the same with the lines of the bpfmem series */
+static const char series_fdinfo[] =
+	"pos:\t0\nflags:\t02000002\nmnt_id:\t15\nino:\t1041\n"
+	"map_type:\t1\nkey_size:\t8\nvalue_size:\t8\nmax_entries:\t1024\n"
+	"map_flags:\t0x1\nmap_extra:\t0x0\nmemlock:\t9152\nmap_id:\t7\nfrozen:\t0\n"
+	"elements:\t10\nalloc_cached_objs:\t118\nalloc_cached_bytes:\t7552\n"
+	"alloc_pending_objs:\t0\nalloc_pending_bytes:\t0\nalloc_failures:\t0\n";
+
+int main(void)
+{
+	struct bpfmem_map_info mi;
+	struct bpfmem_ma_totals t;
+	char buf[1024];
+
+	CHECK(bpfmem_parse_map_fdinfo(vanilla_fdinfo, &mi) == 0, "vanilla fdinfo parses");
+	CHECK(mi.type == 1 && mi.key_size == 8 && mi.value_size == 8 && mi.max_entries == 1024,
+	      "vanilla fdinfo: type and sizes");
+	CHECK(mi.flags == 1 && mi.memlock == 9152 && mi.id == 7, "vanilla fdinfo: flags, memlock, id");
+	CHECK(mi.elements == -1 && mi.cached_bytes == -1 && mi.pending_bytes == -1,
+	      "vanilla fdinfo: series lines reported missing (-1)");
+
+	CHECK(bpfmem_parse_map_fdinfo(series_fdinfo, &mi) == 0, "series fdinfo parses");
+	CHECK(mi.elements == 10 && mi.cached_objs == 118 && mi.cached_bytes == 7552 &&
+	      mi.pending_objs == 0 && mi.pending_bytes == 0 && mi.alloc_failures == 0,
+	      "series fdinfo: allocator lines");
+
+	snprintf(buf, sizeof(buf), "%s", series_fdinfo);
+	strcpy(strstr(buf, "memlock:"), "memlock:\tbogus\n");
+	CHECK(bpfmem_parse_map_fdinfo(buf, &mi) != 0, "malformed memlock is an error");
+	CHECK(bpfmem_parse_map_fdinfo("pos:\t0\nflags:\t02\n", &mi) != 0,
+	      "fdinfo of a non-map fd is an error");
+	snprintf(buf, sizeof(buf), "%s", series_fdinfo);
+	strcpy(strstr(buf, "alloc_cached_bytes:"), "alloc_cached_bytes:\t12x\n");
+	CHECK(bpfmem_parse_map_fdinfo(buf, &mi) != 0, "malformed series line is an error");
+
+	CHECK(bpfmem_parse_ma_totals("total: allocators=5 cached_bytes=123 pending_bytes=4\n", &t) == 0 &&
+	      t.allocators == 5 && t.cached_bytes == 123 && t.pending_bytes == 4,
+	      "allocator totals line parses");
+	CHECK(bpfmem_parse_ma_totals("total: 5 123 4\n", &t) != 0, "unknown totals format is an error");
+
+	long v;
+
+	CHECK(bpfmem_parse_long("42", 0, 100, &v) == 0 && v == 42, "parse_long ok");
+	CHECK(bpfmem_parse_long("42x", 0, 100, &v) != 0, "parse_long rejects trailing junk");
+	CHECK(bpfmem_parse_long("101", 0, 100, &v) != 0, "parse_long range check");
+	CHECK(bpfmem_parse_long("", 0, 100, &v) != 0, "parse_long rejects empty");
+
+	printf("1..%d\n", n);
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,64 @@
+// SPDX-License-Identifier: GPL-2.0
+/* bpfmem: BPF memory tools on sparse, non-preallocated hash maps. */
+#include <stdio.h>
+#include <string.h>
+
+#include "bpfmem.h"
+
+static const struct {
+	const char *name;
+	int (*fn)(int argc, char **argv);
+	const char *help;
+} cmds[] = {
+	{ "probe", cmd_probe, "kernel features: BTF, fentry, PREEMPT_RT, the bpfmem series" },
+#ifdef BPFMEM_HAVE_SYSCALLS
+	{ "syscalls", cmd_syscalls, "count syscalls and their latency per syscall or process" },
+#endif
+#ifdef BPFMEM_HAVE_FLOWS
+	{ "flows", cmd_flows, "count TCP/UDP bytes and packets per flow" },
+#endif
+#ifdef BPFMEM_HAVE_MAPS
+	{ "maps", cmd_maps, "per-map memory, allocator caches and memcg charge" },
+#endif
+#ifdef BPFMEM_HAVE_SAVINGS
+	{ "savings", cmd_savings, "measure memory saved versus preallocation" },
+#endif
+};
+
+static void usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "Usage: bpfmem COMMAND [OPTIONS]   (bpfmem COMMAND -h for its options)\n\nCommands:\n");
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		fprintf(f, "  %-10s %s\n", cmds[i].name, cmds[i].help);
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	if (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return 0;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("bpfmem %s\n", BPFMEM_VERSION);
+		return 0;
+	}
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
+		if (!strcmp(argv[1], cmds[i].name)) {
+			static char prefix[64];
+
+			snprintf(prefix, sizeof(prefix), "bpfmem %s", cmds[i].name);
+			bpfmem_cmd = prefix;
+			return cmds[i].fn(argc - 1, argv + 1);
+		}
+	}
+	fprintf(stderr, "bpfmem: unknown command '%s' (try 'bpfmem help')\n", argv[1]);
+	return 2;
+}

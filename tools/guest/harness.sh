@@ -1,0 +1,152 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Host-side guest harness: build an initramfs (busybox-static, the static bpfmem
+# tools, guest tests, extra files) and boot a bpfmem kernel in QEMU (TCG) to run one
+# command; stream the serial console to stdout and a log; exit with the command's
+# status. Verdicts come only through isa-debug-exit: QEMU exiting 0 (panic, poweroff)
+# is "no verdict" and a failure, a kernel splat is a failure, a hang is killed.
+#
+#   harness.sh [--kernel base|rt|debug|vanilla|vanilla-rt|PATH] [--smp N] [--mem MB]
+#              [--timeout S] [--log FILE] [--add HOST_PATH]... [--interactive]
+#              [--tap NAME] -- CMD [ARGS...]
+#
+# Exit status: the command's (0..120); 121 no verdict; 122 timeout/hang;
+# 123 harness error; 125 kernel splat.
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+CACHE=${BPFMEM_CACHE:-/var/cache/bpfmem}
+BUILDDIR=${BPFMEM_BUILDDIR:-$top/build}
+kernel=base smp=2 mem=1024 timeout=600 log="" interactive=0 tap=""
+adds=()
+
+usage() { sed -n '3,15p' "$0" | sed 's/^# \{0,1\}//'; }
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--kernel) kernel=$2; shift 2 ;;
+	--smp) smp=$2; shift 2 ;;
+	--mem) mem=$2; shift 2 ;;
+	--timeout) timeout=$2; shift 2 ;;
+	--log) log=$2; shift 2 ;;
+	--add) adds+=("$2"); shift 2 ;;
+	--interactive) interactive=1; shift ;;
+	--tap) tap=$2; shift 2 ;;
+	-h|--help) usage; exit 0 ;;
+	--) shift; break ;;
+	*) echo "harness: unknown argument '$1'" >&2; usage >&2; exit 123 ;;
+	esac
+done
+[ $# -gt 0 ] || [ "$interactive" = 1 ] || { echo "harness: no command given" >&2; exit 123; }
+case "$smp" in ''|*[!0-9]*) echo "harness: bad --smp '$smp'" >&2; exit 123 ;; esac
+
+case "$kernel" in
+base|rt|debug) bz=$CACHE/kernel/build-patched-$kernel/arch/x86/boot/bzImage ;;
+vanilla) bz=$CACHE/kernel/build-vanilla-base/arch/x86/boot/bzImage ;;
+vanilla-*) bz=$CACHE/kernel/build-vanilla-${kernel#vanilla-}/arch/x86/boot/bzImage ;;
+*) bz=$kernel ;;
+esac
+[ -f "$bz" ] || { echo "harness: no kernel image $bz (build it: ./run build $kernel)" >&2; exit 123; }
+for t in bpfmem guest-exit; do
+	[ -x "$BUILDDIR/tools/$t" ] || { echo "harness: $BUILDDIR/tools/$t not built" >&2; exit 123; }
+done
+
+work=$(mktemp -d /tmp/bpfmem-guest.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+root=$work/root
+mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,etc/bpfmem,proc,sys,dev,tmp,root,tests,lib,lib64}
+cp /bin/busybox "$root/bin/busybox"
+cp "$here/init.sh" "$root/init"
+chmod +x "$root/init"
+# tools: the CLI, guest helpers and workloads
+for f in "$BUILDDIR"/tools/bpfmem "$BUILDDIR"/tools/guest-exit "$BUILDDIR"/tools/workloads/*; do
+	[ -f "$f" ] && [ -x "$f" ] && cp "$f" "$root/usr/bin/"
+done
+cp -r "$top"/tests/guest/. "$root/tests/" 2>/dev/null
+cp -r "$top"/examples "$root/examples" 2>/dev/null
+echo "root:x:0:0:root:/root:/bin/sh" >"$root/etc/passwd"
+echo "root:x:0:" >"$root/etc/group"
+printf '127.0.0.1 localhost\n::1 localhost\n' >"$root/etc/hosts"
+
+# --add: host files (and their shared libraries, for dynamic ELF binaries)
+add_file() {
+	local src=$1 dst=$2
+	mkdir -p "$root$(dirname "$dst")"
+	cp -L "$src" "$root$dst"
+}
+for a in "${adds[@]}"; do
+	[ -e "$a" ] || { echo "harness: --add: no such file $a" >&2; exit 123; }
+	abs=$(readlink -f "$a")
+	if [ -d "$abs" ]; then
+		mkdir -p "$root/usr/share/bpfmem"
+		cp -r "$abs" "$root/usr/share/bpfmem/"
+		continue
+	fi
+	case "$abs" in
+	*/bin/*|*/sbin/*) add_file "$abs" "/usr/bin/$(basename "$a")" ;;
+	*) add_file "$abs" "$abs" ;;
+	esac
+	if file -L "$abs" 2>/dev/null | grep -q 'dynamically linked'; then
+		ldd "$abs" | awk '/=>/ { print $3 } /^\t\/.*ld-linux/ { print $1 }' |
+			while read -r lib; do
+				[ -f "$lib" ] && add_file "$lib" "$lib" && add_file "$lib" "/lib/$(basename "$lib")"
+			done
+	fi
+done
+
+if [ "$interactive" = 1 ]; then
+	touch "$root/etc/bpfmem/interactive"
+	echo "sh" >"$root/etc/bpfmem/cmd"
+else
+	{ printf 'cd /root\n'; printf '%q ' "$@"; printf '\n'; } >"$root/etc/bpfmem/cmd"
+fi
+
+(cd "$root" && find . | cpio -o -H newc --quiet) >"$work/initramfs.cpio"
+
+[ -n "$log" ] || log=$CACHE/logs/guest-$(date +%Y%m%d-%H%M%S)-$$.log
+mkdir -p "$(dirname "$log")"
+append="console=ttyS0 panic=-1 quiet loglevel=4 rcupdate.rcu_cpu_stall_timeout=60 hung_task_timeout_secs=120"
+qemu=(qemu-system-x86_64 -accel tcg -machine q35 -cpu max -smp "$smp" -m "$mem"
+	-kernel "$bz" -initrd "$work/initramfs.cpio" -append "$append"
+	-nographic -no-reboot -nic none
+	-device isa-debug-exit,iobase=0xf4,iosize=0x04)
+
+start=$(date +%s.%N)
+if [ "$interactive" = 1 ]; then
+	"${qemu[@]}" 2>&1 | tee "$log"
+	rc=${PIPESTATUS[0]}
+else
+	timeout -k 5 "$timeout" "${qemu[@]}" </dev/null 2>&1 | tee "$log" | tr -d '\r'
+	rc=${PIPESTATUS[0]}
+fi
+wall=$(echo "$(date +%s.%N) - $start" | bc)
+
+# host-side scan as well: splats printed after the guest's own dmesg scan
+splat=$(grep -E 'BUG:|WARNING:|KASAN:|UBSAN:|possible recursive locking|possible circular locking|inconsistent lock state|suspicious RCU usage|RCU stall|detected stalls|Oops|general protection fault|blocked for more than|Kernel panic' "$log" | grep -v '^@@bpfmem' | head -n1)
+
+verdict() {
+	printf '@@bpfmem: verdict: %s (kernel %s, %.1fs wall, log %s)\n' "$1" "$kernel" "$wall" "$log" >&2
+	if [ -n "$tap" ]; then
+		local n
+		n=$(tr -d '\r' <"$log" | grep -cE '^(ok|not ok) [0-9]+ ')
+		n=$((n + 1))
+		if [ "$2" = 0 ]; then echo "ok $n - $tap: $1"; else echo "not ok $n - $tap: $1"; fi
+		echo "1..$n"
+	fi
+}
+if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
+	verdict "TIMEOUT: guest hung, killed after ${timeout}s" 1; exit 122
+elif [ "$rc" = 0 ]; then
+	verdict "NO VERDICT: QEMU exited 0 (kernel panic or poweroff before the verdict)" 1; exit 121
+elif [ $((rc & 1)) = 0 ]; then
+	verdict "NO VERDICT: QEMU failed with status $rc" 1; exit 121
+fi
+code=$((rc >> 1))
+if [ "$code" = 125 ] || [ -n "$splat" ]; then
+	verdict "KERNEL SPLAT: ${splat:-see log}" 1; exit 125
+elif [ "$code" != 0 ]; then
+	verdict "FAIL: command exited with status $code" 1; exit "$code"
+fi
+verdict "PASS" 0
+exit 0

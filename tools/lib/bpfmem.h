@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Shared helpers of the bpfmem CLI subcommands. */
+#ifndef BPFMEM_H
+#define BPFMEM_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#define BPFMEM_VERSION "0.1.0"
+#define BPFMEM_DEBUGFS_MA "/sys/kernel/debug/bpf/mem_alloc"
+
+/* Name of the subcommand running, used as the prefix of error lines. */
+extern const char *bpfmem_cmd;
+/* Set by SIGINT/SIGTERM: loops finish their interval, print and exit 0. */
+extern volatile sig_atomic_t bpfmem_exiting;
+
+/* One-line error to stderr, "bpfmem CMD: ...". */
+void bpfmem_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+void bpfmem_setup_signals(void);
+/* libbpf logging (only with verbose) and the checks every loader needs:
+ * BTF present and privilege. Prints the reason and returns < 0 on failure.
+ */
+int bpfmem_loader_init(bool verbose);
+
+bool bpfmem_have_btf(void);
+bool bpfmem_kernel_is_rt(void);
+/* The running kernel carries the bpfmem series (detected by BTF type). */
+bool bpfmem_series_present(void);
+/* fentry can attach to @func: loads and attaches a tiny tracing program. */
+bool bpfmem_fentry_can_attach(const char *func);
+/* @func is in available_filter_functions or kallsyms (kprobe-able). */
+bool bpfmem_kprobe_exists(const char *func);
+
+/* Strict number parsing: whole string, range checked. */
+int bpfmem_parse_long(const char *s, long min, long max, long *out);
+/* Checks /proc/PID exists; error line otherwise. */
+int bpfmem_parse_pid(const char *s, pid_t *pid);
+/* Parses an interval in seconds (> 0, <= 1 day). */
+int bpfmem_parse_seconds(const char *s, double *out);
+/* Opens a cgroup v2 directory; returns its id (inode) or < 0 with an error line. */
+int bpfmem_cgroup_id(const char *path, unsigned long long *id);
+
+/* fdinfo of a BPF map (any fd of it, or by id). Lines that are missing are -1. */
+struct bpfmem_map_info {
+	unsigned int id;
+	int type;
+	unsigned int key_size, value_size, max_entries, flags;
+	long long memlock;
+	/* lines added by the bpfmem kernel series */
+	long long elements;
+	long long cached_objs, cached_bytes;
+	long long pending_objs, pending_bytes;
+	long long alloc_failures;
+	long long forced_dynamic;
+};
+int bpfmem_map_fdinfo(int map_fd, struct bpfmem_map_info *info);
+int bpfmem_map_fdinfo_file(const char *path, struct bpfmem_map_info *info);
+/* Parses fdinfo text; exact: unknown "key:" lines are fine, malformed are not. */
+int bpfmem_parse_map_fdinfo(const char *text, struct bpfmem_map_info *info);
+
+/* Allocator registry totals from debugfs (series only). */
+struct bpfmem_ma_totals {
+	long long allocators, cached_bytes, pending_bytes;
+};
+int bpfmem_ma_totals(struct bpfmem_ma_totals *t);
+int bpfmem_parse_ma_totals(const char *line, struct bpfmem_ma_totals *t);
+
+/* Prints a JSON string literal (with escapes) to @f. */
+void bpfmem_json_str(FILE *f, const char *s);
+
+/* Sum of a per-CPU u64 array/percpu map slot. */
+long long bpfmem_percpu_sum(int map_fd, unsigned int key);
+
+/* Prints one line about the memory of a map of ours: memlock, elements and, with
+ * the series, cached/pending bytes; as JSON members when @json.
+ */
+void bpfmem_print_map_mem(FILE *f, const char *name, int map_fd, bool json);
+
+int cmd_probe(int argc, char **argv);
+int cmd_syscalls(int argc, char **argv);
+int cmd_flows(int argc, char **argv);
+int cmd_maps(int argc, char **argv);
+int cmd_savings(int argc, char **argv);
+
+#endif

@@ -1,0 +1,429 @@
+// SPDX-License-Identifier: GPL-2.0
+/* Shared helpers of the bpfmem CLI. */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/utsname.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "bpfmem.h"
+
+const char *bpfmem_cmd = "bpfmem";
+volatile sig_atomic_t bpfmem_exiting;
+static bool verbose_libbpf;
+
+void bpfmem_err(const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "%s: ", bpfmem_cmd);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static void on_signal(int sig)
+{
+	bpfmem_exiting = 1;
+}
+
+void bpfmem_setup_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
+
+static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
+{
+	if (level == LIBBPF_DEBUG && !verbose_libbpf)
+		return 0;
+	if (!verbose_libbpf)
+		return 0;
+	return vfprintf(stderr, fmt, ap);
+}
+
+int bpfmem_loader_init(bool verbose)
+{
+	verbose_libbpf = verbose;
+	libbpf_set_print(libbpf_print);
+	if (!bpfmem_have_btf()) {
+		bpfmem_err("kernel BTF not found (/sys/kernel/btf/vmlinux): CONFIG_DEBUG_INFO_BTF=y is required");
+		return -ENOENT;
+	}
+	if (geteuid() != 0) {
+		/* a capability check would be finer; bpf() tells us for sure */
+		int fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, NULL, 4, 4, 1, NULL);
+
+		if (fd < 0) {
+			bpfmem_err("no privilege to use BPF (run as root or with CAP_BPF+CAP_PERFMON)");
+			return -EPERM;
+		}
+		close(fd);
+	}
+	return 0;
+}
+
+bool bpfmem_have_btf(void)
+{
+	return access("/sys/kernel/btf/vmlinux", R_OK) == 0;
+}
+
+bool bpfmem_kernel_is_rt(void)
+{
+	struct utsname u;
+	char buf[8] = "";
+	int fd = open("/sys/kernel/realtime", O_RDONLY);
+
+	if (fd >= 0) {
+		ssize_t n = read(fd, buf, sizeof(buf) - 1);
+
+		close(fd);
+		if (n > 0 && buf[0] == '1')
+			return true;
+	}
+	return uname(&u) == 0 && strstr(u.version, "PREEMPT_RT");
+}
+
+bool bpfmem_series_present(void)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	bool found;
+
+	if (!btf)
+		return false;
+	found = btf__find_by_name_kind(btf, "bpf_mem_cache_stats", BTF_KIND_STRUCT) > 0;
+	btf__free(btf);
+	return found;
+}
+
+/* Same approach as libbpf-tools' fentry_can_attach(), plus a real attach. */
+bool bpfmem_fentry_can_attach(const char *func)
+{
+	struct bpf_insn insns[] = {
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0, .imm = 0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	LIBBPF_OPTS(bpf_prog_load_opts, opts, .expected_attach_type = BPF_TRACE_FENTRY);
+	struct btf *btf;
+	int id, prog_fd, link_fd;
+
+	btf = btf__load_vmlinux_btf();
+	if (!btf)
+		return false;
+	id = btf__find_by_name_kind(btf, func, BTF_KIND_FUNC);
+	btf__free(btf);
+	if (id <= 0)
+		return false;
+	opts.attach_btf_id = id;
+	prog_fd = bpf_prog_load(BPF_PROG_TYPE_TRACING, "bpfmem_probe", "GPL", insns,
+				sizeof(insns) / sizeof(insns[0]), &opts);
+	if (prog_fd < 0)
+		return false;
+	link_fd = bpf_link_create(prog_fd, 0, BPF_TRACE_FENTRY, NULL);
+	close(prog_fd);
+	if (link_fd < 0)
+		return false;
+	close(link_fd);
+	return true;
+}
+
+static bool file_has_word(const char *path, const char *func, int column)
+{
+	char line[512];
+	size_t len = strlen(func);
+	bool found = false;
+	FILE *f = fopen(path, "r");
+
+	if (!f)
+		return false;
+	while (!found && fgets(line, sizeof(line), f)) {
+		char *p = line;
+		int c;
+
+		for (c = 0; c < column && p; c++) {
+			p = strchr(p, ' ');
+			if (p)
+				p++;
+		}
+		if (p && !strncmp(p, func, len) && (p[len] == '\n' || p[len] == ' ' ||
+						    p[len] == '\t' || p[len] == '\0'))
+			found = true;
+	}
+	fclose(f);
+	return found;
+}
+
+bool bpfmem_kprobe_exists(const char *func)
+{
+	if (file_has_word("/sys/kernel/tracing/available_filter_functions", func, 0) ||
+	    file_has_word("/sys/kernel/debug/tracing/available_filter_functions", func, 0))
+		return true;
+	return file_has_word("/proc/kallsyms", func, 2);
+}
+
+int bpfmem_parse_long(const char *s, long min, long max, long *out)
+{
+	char *end;
+	long v;
+
+	if (!s || !*s)
+		return -EINVAL;
+	errno = 0;
+	v = strtol(s, &end, 0);
+	if (errno || *end || v < min || v > max)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+int bpfmem_parse_pid(const char *s, pid_t *pid)
+{
+	char path[64];
+	long v;
+
+	if (bpfmem_parse_long(s, 1, INT_MAX, &v)) {
+		bpfmem_err("invalid PID '%s'", s);
+		return -EINVAL;
+	}
+	snprintf(path, sizeof(path), "/proc/%ld", v);
+	if (access(path, F_OK)) {
+		bpfmem_err("no such process: %ld", v);
+		return -ESRCH;
+	}
+	*pid = v;
+	return 0;
+}
+
+int bpfmem_parse_seconds(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !(v > 0) || v > 86400) {
+		bpfmem_err("invalid number of seconds '%s'", s);
+		return -EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
+int bpfmem_cgroup_id(const char *path, unsigned long long *id)
+{
+	char ctl[PATH_MAX];
+	struct stat st;
+
+	if (stat(path, &st) || !S_ISDIR(st.st_mode)) {
+		bpfmem_err("no such cgroup directory: %s", path);
+		return -ENOENT;
+	}
+	snprintf(ctl, sizeof(ctl), "%s/cgroup.procs", path);
+	if (access(ctl, F_OK)) {
+		bpfmem_err("not a cgroup v2 directory: %s", path);
+		return -EINVAL;
+	}
+	*id = st.st_ino;
+	return 0;
+}
+
+static long long field(const char *text, const char *key)
+{
+	size_t len = strlen(key);
+	const char *p = text;
+
+	while (p && *p) {
+		if (!strncmp(p, key, len) && p[len] == ':') {
+			char *end;
+			long long v;
+
+			p += len + 1;
+			while (*p == ' ' || *p == '\t')
+				p++;
+			errno = 0;
+			v = strtoll(p, &end, 0);
+			if (errno || end == p || (*end != '\n' && *end != '\0'))
+				return -2;	/* malformed */
+			return v;
+		}
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return -1;
+}
+
+int bpfmem_parse_map_fdinfo(const char *text, struct bpfmem_map_info *info)
+{
+	static const struct {
+		const char *key;
+		size_t off;
+		bool required;
+	} keys[] = {
+#define F(k, m, r) { k, __builtin_offsetof(struct bpfmem_map_info, m), r }
+		F("memlock", memlock, true),
+		F("elements", elements, false),
+		F("alloc_cached_objs", cached_objs, false),
+		F("alloc_cached_bytes", cached_bytes, false),
+		F("alloc_pending_objs", pending_objs, false),
+		F("alloc_pending_bytes", pending_bytes, false),
+		F("alloc_failures", alloc_failures, false),
+		F("forced_dynamic", forced_dynamic, false),
+#undef F
+	};
+	long long v;
+	size_t i;
+
+	memset(info, 0, sizeof(*info));
+	v = field(text, "map_type");
+	if (v < 0)
+		return -EINVAL;	/* not a map's fdinfo */
+	info->type = v;
+#define U(k, m) do { v = field(text, k); if (v < 0) return -EINVAL; info->m = v; } while (0)
+	U("key_size", key_size);
+	U("value_size", value_size);
+	U("max_entries", max_entries);
+	U("map_flags", flags);
+	U("map_id", id);
+#undef U
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		v = field(text, keys[i].key);
+		if (v == -2 || (v == -1 && keys[i].required))
+			return -EINVAL;
+		*(long long *)((char *)info + keys[i].off) = v;
+	}
+	return 0;
+}
+
+int bpfmem_map_fdinfo_file(const char *path, struct bpfmem_map_info *info)
+{
+	char buf[4096];
+	ssize_t n;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	return bpfmem_parse_map_fdinfo(buf, info);
+}
+
+int bpfmem_map_fdinfo(int map_fd, struct bpfmem_map_info *info)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", map_fd);
+	return bpfmem_map_fdinfo_file(path, info);
+}
+
+int bpfmem_parse_ma_totals(const char *line, struct bpfmem_ma_totals *t)
+{
+	if (sscanf(line, "total: allocators=%lld cached_bytes=%lld pending_bytes=%lld",
+		   &t->allocators, &t->cached_bytes, &t->pending_bytes) != 3)
+		return -EINVAL;
+	return 0;
+}
+
+int bpfmem_ma_totals(struct bpfmem_ma_totals *t)
+{
+	char line[1024];
+	int ret = -ENOENT;
+	FILE *f = fopen(BPFMEM_DEBUGFS_MA, "r");
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "total:", 6))
+			ret = bpfmem_parse_ma_totals(line, t);
+	fclose(f);
+	return ret;
+}
+
+void bpfmem_json_str(FILE *f, const char *s)
+{
+	fputc('"', f);
+	for (; *s; s++) {
+		unsigned char c = *s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			fputc(c, f);
+	}
+	fputc('"', f);
+}
+
+long long bpfmem_percpu_sum(int map_fd, unsigned int key)
+{
+	int n = libbpf_num_possible_cpus(), i;
+	long long sum = 0;
+	__u64 *vals;
+
+	if (n <= 0)
+		return -1;
+	vals = calloc(n, sizeof(*vals));
+	if (!vals)
+		return -1;
+	if (bpf_map_lookup_elem(map_fd, &key, vals)) {
+		free(vals);
+		return -1;
+	}
+	for (i = 0; i < n; i++)
+		sum += vals[i];
+	free(vals);
+	return sum;
+}
+
+void bpfmem_print_map_mem(FILE *f, const char *name, int map_fd, bool json)
+{
+	struct bpfmem_map_info mi;
+
+	if (bpfmem_map_fdinfo(map_fd, &mi)) {
+		if (json) {
+			fputs("{\"name\":", f);
+			bpfmem_json_str(f, name);
+			fputs(",\"error\":\"fdinfo unreadable\"}", f);
+		} else {
+			fprintf(f, "map %s: fdinfo unreadable\n", name);
+		}
+		return;
+	}
+	if (json) {
+		fputs("{\"name\":", f);
+		bpfmem_json_str(f, name);
+		fprintf(f, ",\"id\":%u,\"max_entries\":%u,\"prealloc\":%s,\"memlock\":%lld",
+			mi.id, mi.max_entries, (mi.flags & BPF_F_NO_PREALLOC) ? "false" : "true",
+			mi.memlock);
+		if (mi.cached_bytes >= 0)
+			fprintf(f, ",\"elements\":%lld,\"cached_bytes\":%lld,\"pending_bytes\":%lld",
+				mi.elements, mi.cached_bytes, mi.pending_bytes);
+		else
+			fputs(",\"elements\":null,\"cached_bytes\":null,\"pending_bytes\":null", f);
+		fputc('}', f);
+	} else {
+		fprintf(f, "map %-12s id %-5u %s max_entries %u memlock %lld B", name, mi.id,
+			(mi.flags & BPF_F_NO_PREALLOC) ? "dynamic" : "prealloc",
+			mi.max_entries, mi.memlock);
+		if (mi.cached_bytes >= 0)
+			fprintf(f, " elements %lld cached %lld B pending %lld B\n",
+				mi.elements, mi.cached_bytes, mi.pending_bytes);
+		else
+			fputs(" (cached/pending: n/a, kernel without the bpfmem series)\n", f);
+	}
+}

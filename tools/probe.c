@@ -1,0 +1,221 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bpfmem probe: what the running kernel offers bpfmem, and (--selftest) a
+ * fentry/kprobe program counting into a BPF_F_NO_PREALLOC hash map.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <sys/utsname.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "bpfmem.h"
+#include "probe.skel.h"
+
+#define PROBE_FUNC "__x64_sys_getpgid"
+#define KEY_BASE 0x7ff00000ULL	/* no such pid: getpgid() fails fast with ESRCH */
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: bpfmem probe [-j] [--selftest [--hook fentry|kprobe] [-n N] [-k KEYS]] [-v]\n"
+		"Report what the running kernel offers bpfmem.\n\n"
+		"  -j, --json         JSON output\n"
+		"  --selftest         load a program on " PROBE_FUNC " that counts into a\n"
+		"                     BPF_F_NO_PREALLOC hash map, trigger it and check the counts\n"
+		"  --hook HOOK        fentry (default when it can attach) or kprobe\n"
+		"  -n, --calls N      calls per key (default 1000)\n"
+		"  -k, --keys K       distinct keys (default 10)\n"
+		"  -v, --verbose      libbpf debug output\n"
+		"  -h, --help         this help\n");
+}
+
+static int selftest(const char *hook, long calls, long keys, bool verbose)
+{
+	struct probe_bpf *skel;
+	bool fentry;
+	long i, k, n_entries = 0;
+	__u64 key, next, val, *prev = NULL;
+	int err, fd;
+
+	if (bpfmem_loader_init(verbose))
+		return 1;
+	if (!hook)
+		fentry = bpfmem_fentry_can_attach(PROBE_FUNC);
+	else
+		fentry = !strcmp(hook, "fentry");
+
+	skel = probe_bpf__open();
+	if (!skel) {
+		bpfmem_err("cannot open BPF object: %s", strerror(errno));
+		return 1;
+	}
+	skel->rodata->target_tgid = getpid();
+	bpf_program__set_autoload(fentry ? skel->progs.probe_kprobe : skel->progs.probe_fentry,
+				  false);
+	err = probe_bpf__load(skel);
+	if (err) {
+		bpfmem_err("cannot load BPF programs (%s): %s", fentry ? "fentry" : "kprobe",
+			   strerror(-err));
+		goto out;
+	}
+	err = probe_bpf__attach(skel);
+	if (err) {
+		bpfmem_err("cannot attach %s to %s: %s", fentry ? "fentry" : "kprobe", PROBE_FUNC,
+			   strerror(-err));
+		goto out;
+	}
+
+	for (i = 0; i < calls; i++)
+		for (k = 0; k < keys; k++)
+			syscall(SYS_getpgid, (pid_t)(KEY_BASE + k));
+
+	err = 1;
+	fd = bpf_map__fd(skel->maps.counts);
+	for (k = 0; k < keys; k++) {
+		key = KEY_BASE + k;
+		if (bpf_map_lookup_elem(fd, &key, &val)) {
+			bpfmem_err("selftest (%s): key %ld missing from the map", fentry ? "fentry" : "kprobe", k);
+			goto out;
+		}
+		if ((long)val != calls) {
+			bpfmem_err("selftest (%s): key %ld counted %llu, expected %ld",
+				   fentry ? "fentry" : "kprobe", k, (unsigned long long)val, calls);
+			goto out;
+		}
+	}
+	while (!bpf_map_get_next_key(fd, prev, &next)) {
+		n_entries++;
+		key = next;
+		prev = &key;
+	}
+	if (n_entries != keys) {
+		bpfmem_err("selftest: map has %ld entries, expected %ld", n_entries, keys);
+		goto out;
+	}
+	val = bpfmem_percpu_sum(bpf_map__fd(skel->maps.dropped), 0);
+	if (val) {
+		bpfmem_err("selftest: %llu updates dropped", (unsigned long long)val);
+		goto out;
+	}
+	bpfmem_print_map_mem(stdout, "counts", fd, false);
+	for (k = 0; k < keys; k++) {
+		key = KEY_BASE + k;
+		if (bpf_map_delete_elem(fd, &key)) {
+			bpfmem_err("selftest: delete of key %ld failed: %s", k, strerror(errno));
+			goto out;
+		}
+	}
+	if (!bpf_map_get_next_key(fd, NULL, &next)) {
+		bpfmem_err("selftest: map not empty after deleting every key");
+		goto out;
+	}
+	printf("selftest (%s on %s): %ld keys x %ld calls counted exactly in a "
+	       "BPF_F_NO_PREALLOC hash map; all deleted: PASS\n",
+	       fentry ? "fentry" : "kprobe", PROBE_FUNC, keys, calls);
+	err = 0;
+out:
+	probe_bpf__destroy(skel);
+	return err ? 1 : 0;
+}
+
+int cmd_probe(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "selftest", no_argument, NULL, 's' },
+		{ "hook", required_argument, NULL, 'H' },
+		{ "calls", required_argument, NULL, 'n' },
+		{ "keys", required_argument, NULL, 'k' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{},
+	};
+	bool json = false, self = false, verbose = false, btf, fentry, series, rt;
+	const char *hook = NULL;
+	long calls = 1000, keys = 10;
+	struct bpfmem_ma_totals tot;
+	struct utsname u;
+	int c, have_tot;
+
+	while ((c = getopt_long(argc, argv, "jn:k:vh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j': json = true; break;
+		case 's': self = true; break;
+		case 'v': verbose = true; break;
+		case 'H':
+			if (strcmp(optarg, "fentry") && strcmp(optarg, "kprobe")) {
+				bpfmem_err("invalid --hook '%s' (fentry|kprobe)", optarg);
+				return 2;
+			}
+			hook = optarg;
+			break;
+		case 'n':
+			if (bpfmem_parse_long(optarg, 1, 1000000, &calls)) {
+				bpfmem_err("invalid --calls '%s'", optarg);
+				return 2;
+			}
+			break;
+		case 'k':
+			if (bpfmem_parse_long(optarg, 1, 512, &keys)) {
+				bpfmem_err("invalid --keys '%s' (1..512)", optarg);
+				return 2;
+			}
+			break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind < argc) {
+		bpfmem_err("unexpected argument '%s'", argv[optind]);
+		return 2;
+	}
+	if (self)
+		return selftest(hook, calls, keys, verbose);
+
+	uname(&u);
+	btf = bpfmem_have_btf();
+	if (geteuid() != 0) {
+		bpfmem_err("no privilege: run as root to probe BPF attach points");
+		return 1;
+	}
+	libbpf_set_print(NULL);
+	fentry = btf && bpfmem_fentry_can_attach(PROBE_FUNC);
+	series = btf && bpfmem_series_present();
+	rt = bpfmem_kernel_is_rt();
+	have_tot = series ? !bpfmem_ma_totals(&tot) : 0;
+
+	if (json) {
+		printf("{\"release\":");
+		bpfmem_json_str(stdout, u.release);
+		printf(",\"btf\":%s,\"fentry\":%s,\"kprobe\":%s,\"preempt_rt\":%s,\"series\":%s",
+		       btf ? "true" : "false", fentry ? "true" : "false",
+		       bpfmem_kprobe_exists(PROBE_FUNC) ? "true" : "false",
+		       rt ? "true" : "false", series ? "true" : "false");
+		if (have_tot)
+			printf(",\"allocators\":%lld,\"cached_bytes\":%lld,\"pending_bytes\":%lld",
+			       tot.allocators, tot.cached_bytes, tot.pending_bytes);
+		printf("}\n");
+		return 0;
+	}
+	printf("kernel release:   %s\n", u.release);
+	printf("kernel version:   %s\n", u.version);
+	printf("vmlinux BTF:      %s\n", btf ? "yes" : "no (CONFIG_DEBUG_INFO_BTF)");
+	printf("fentry attach:    %s\n", fentry ? "yes" : "no (kprobe fallback)");
+	printf("kprobe target:    %s\n", bpfmem_kprobe_exists(PROBE_FUNC) ? "yes" : "no");
+	printf("PREEMPT_RT:       %s\n", rt ? "yes" : "no");
+	printf("bpfmem series:    %s\n", series ? "yes" : "no (vanilla kernel)");
+	if (series) {
+		if (have_tot)
+			printf("allocators:       total: allocators=%lld cached_bytes=%lld pending_bytes=%lld\n",
+			       tot.allocators, tot.cached_bytes, tot.pending_bytes);
+		else
+			printf("allocators:       %s not readable (debugfs mounted?)\n",
+			       BPFMEM_DEBUGFS_MA);
+	}
+	return 0;
+}
