@@ -79,6 +79,15 @@ long long bpfmem_percpu_sum(int map_fd, unsigned int key);
  */
 void bpfmem_print_map_mem(FILE *f, const char *name, int map_fd, bool json);
 
+/* Whole small file into @buf (NUL-terminated); bytes read or -errno. */
+int bpfmem_read_file(const char *path, char *buf, size_t len);
+/* A one-number file (memory.current, memory.peak): "N\n" exactly. */
+int bpfmem_parse_u64_line(const char *text, long long *val);
+/* memory.stat: value of @key; -ENOENT if absent, -EINVAL if any line is malformed. */
+int bpfmem_parse_memcg_stat(const char *text, const char *key, long long *val);
+/* /proc/PID/cgroup: the cgroup v2 ("0::") path; -ENOENT without one. */
+int bpfmem_parse_proc_cgroup(const char *text, char *path, size_t len);
+
 int cmd_probe(int argc, char **argv);
 int cmd_syscalls(int argc, char **argv);
 int cmd_flows(int argc, char **argv);

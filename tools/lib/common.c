@@ -427,3 +427,98 @@ void bpfmem_print_map_mem(FILE *f, const char *name, int map_fd, bool json)
 			fputs(" (cached/pending: n/a, kernel without the bpfmem series)\n", f);
 	}
 }
+
+/* ---- cgroup and /proc file parsers (bpfmem maps, bpfmem savings) ---- */
+
+int bpfmem_read_file(const char *path, char *buf, size_t len)
+{
+	size_t got = 0;
+	ssize_t n = 0;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return -errno;
+	while (got < len - 1 && (n = read(fd, buf + got, len - 1 - got)) > 0)
+		got += n;
+	n = n < 0 ? -errno : 0;
+	close(fd);
+	if (n < 0)
+		return n;
+	buf[got] = '\0';
+	return got;
+}
+
+int bpfmem_parse_u64_line(const char *text, long long *val)
+{
+	char *end;
+	long long v;
+
+	if (*text < '0' || *text > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoll(text, &end, 10);
+	if (errno || v < 0 || (*end != '\n' && *end != '\0') || (*end == '\n' && end[1]))
+		return -EINVAL;
+	*val = v;
+	return 0;
+}
+
+int bpfmem_parse_memcg_stat(const char *text, const char *key, long long *val)
+{
+	size_t klen = strlen(key);
+	const char *p = text;
+	int ret = -ENOENT;
+
+	if (!*text)
+		return -EINVAL;
+	while (*p) {
+		const char *sp = strchr(p, ' '), *nl = strchr(p, '\n'), *q;
+		char *end;
+		long long v;
+
+		/* every line is "name value\n": name [a-z0-9_], value decimal */
+		if (!sp || !nl || sp > nl || sp == p)
+			return -EINVAL;
+		for (q = p; q < sp; q++)
+			if (!((*q >= 'a' && *q <= 'z') || (*q >= '0' && *q <= '9') || *q == '_'))
+				return -EINVAL;
+		if (sp[1] < '0' || sp[1] > '9')
+			return -EINVAL;
+		errno = 0;
+		v = strtoll(sp + 1, &end, 10);
+		if (errno || end != nl)
+			return -EINVAL;
+		if ((size_t)(sp - p) == klen && !strncmp(p, key, klen)) {
+			*val = v;
+			ret = 0;
+		}
+		p = nl + 1;
+	}
+	return ret;
+}
+
+int bpfmem_parse_proc_cgroup(const char *text, char *path, size_t len)
+{
+	const char *p = text;
+
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t n;
+
+		if (!nl)
+			return -EINVAL;
+		if (!strncmp(p, "0::/", 4)) {
+			n = nl - (p + 3);
+			if (n >= len)
+				return -ENAMETOOLONG;
+			memcpy(path, p + 3, n);
+			path[n] = '\0';
+			return 0;
+		}
+		/* v1 lines "N:controllers:/path" are skipped, anything else is unknown */
+		if (*p < '0' || *p > '9' || !strchr(p, ':') || strchr(p, ':') > nl)
+			return -EINVAL;
+		p = nl + 1;
+	}
+	return -ENOENT;
+}

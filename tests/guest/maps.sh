@@ -1,0 +1,169 @@
+# SPDX-License-Identifier: GPL-2.0
+# bpfmem maps against maps of known shape held by maps-holder (in its own memcg):
+# every map listed with the right type, mode, sizes, flags, elements and memlock;
+# memcg figures equal the cgroup files; JSON and Prometheus parse; filters, sort,
+# watch mode, SIGINT and bad input.
+# usage: maps.sh FLAVOR (base|rt)
+. /tests/lib.sh
+flavor=${1:-base}
+CG=/sys/fs/cgroup/bpfmem-mh
+
+series=no
+bpfmem probe | grep -q '^bpfmem series: *yes' && series=yes
+echo "# kernel $flavor, bpfmem series: $series"
+
+maps-holder -c $CG >/tmp/mh.txt 2>/tmp/mh.err &
+hpid=$!
+i=0
+while ! grep -q '^ready' /tmp/mh.txt && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+grep -q "^ready $hpid" /tmp/mh.txt; ok $? "maps-holder created its maps (pid $hpid)"
+sed 's/^/# holder: /' /tmp/mh.txt /tmp/mh.err
+
+bpfmem maps >/tmp/all.txt 2>&1; ok $? "bpfmem maps (all maps) runs"
+bpfmem maps -p $hpid >/tmp/maps.txt 2>&1; ok $? "bpfmem maps -p PID runs"
+sed 's/^/# /' /tmp/maps.txt
+bpfmem maps -p $hpid -j >/tmp/maps.json 2>/tmp/err.txt; ok $? "bpfmem maps -j runs"
+json-flat </tmp/maps.json >/tmp/maps.flat 2>/tmp/err.txt; ok $? "JSON output parses (strict parser)"
+cat /tmp/err.txt | sed 's/^/# /'
+
+# field F of the map with id ID from the flattened JSON
+jget() {	# jget ID FIELD
+	local idx
+	idx=$(sed -n "s/^\.maps\[\([0-9]*\)\]\.id=$1\$/\1/p" /tmp/maps.flat)
+	[ -n "$idx" ] || { echo "__missing__"; return; }
+	sed -n "s/^\.maps\[$idx\]\.$2=//p" /tmp/maps.flat
+}
+
+n=$(grep -c '^map ' /tmp/mh.txt)
+m=$(grep -c '^\.maps\[[0-9]*\]\.id=' /tmp/maps.flat)
+[ "$n" = 6 ] && [ "$m" = "$n" ]; ok $? "-p PID lists exactly the holder's $n maps (got $m)"
+
+while read -r _ name _ id _ type _ key _ value _ max _ flags _ elems _ memlock; do
+	bad=""
+	[ "$(jget $id name)" = "\"$name\"" ] || bad="$bad name=$(jget $id name)"
+	[ "$(jget $id type_id)" = "$type" ] || bad="$bad type_id=$(jget $id type_id)"
+	[ "$(jget $id key_size)" = "$key" ] || bad="$bad key_size=$(jget $id key_size)"
+	[ "$(jget $id value_size)" = "$value" ] || bad="$bad value_size=$(jget $id value_size)"
+	[ "$(jget $id max_entries)" = "$max" ] || bad="$bad max_entries=$(jget $id max_entries)"
+	[ "$(jget $id flags)" = "$flags" ] || bad="$bad flags=$(jget $id flags)"
+	[ "$(jget $id memlock)" = "$memlock" ] || bad="$bad memlock=$(jget $id memlock) (kernel $memlock)"
+	case $name in
+	mh_hash_dyn|mh_pcpu_dyn) want_mode=dynamic ;;
+	mh_hash_pre|mh_lru) want_mode=prealloc ;;
+	*) want_mode=- ;;
+	esac
+	[ "$(jget $id mode)" = "\"$want_mode\"" ] || bad="$bad mode=$(jget $id mode)"
+	case $name in
+	mh_queue)	# no key iteration for queues: must be reported unknown, not 0
+		[ "$(jget $id elements)" = null ] || bad="$bad elements=$(jget $id elements)"
+		[ "$(jget $id elements_source)" = '"n/a"' ] || bad="$bad src=$(jget $id elements_source)" ;;
+	mh_array)
+		[ "$(jget $id elements)" = "$elems" ] || bad="$bad elements=$(jget $id elements)"
+		[ "$(jget $id elements_source)" = '"array"' ] || bad="$bad src=$(jget $id elements_source)" ;;
+	*)
+		[ "$(jget $id elements)" = "$elems" ] || bad="$bad elements=$(jget $id elements) (want $elems)"
+		src=$(jget $id elements_source)
+		[ "$src" = '"kfunc"' ] || [ "$src" = '"fdinfo"' ] || bad="$bad src=$src" ;;
+	esac
+	grep -q "^\.maps\[[0-9]*\]\.owners\[[0-9]*\]\.pid=$hpid\$" /tmp/maps.flat || bad="$bad owner"
+	[ "$(jget $id memcg)" = '"/bpfmem-mh"' ] || bad="$bad memcg=$(jget $id memcg)"
+	[ "$(jget $id memcg_source)" = '"objcg"' ] || bad="$bad memcg_source=$(jget $id memcg_source)"
+	if [ "$series" = yes ]; then
+		case $want_mode in dynamic)
+			[ "$(jget $id cached_bytes)" != null ] || bad="$bad cached_bytes=null" ;;
+		esac
+	else
+		[ "$(jget $id cached_bytes)" = null ] || bad="$bad cached_bytes=$(jget $id cached_bytes)"
+	fi
+	[ -z "$bad" ]; ok $? "map $name (id $id): type, mode, sizes, flags, elements, memlock, owner, memcg${bad:+ -- wrong:$bad}"
+done <<EOF
+$(grep '^map ' /tmp/mh.txt)
+EOF
+
+# the text table has the same rows
+for name in mh_hash_dyn mh_hash_pre mh_array mh_lru mh_pcpu_dyn mh_queue; do
+	grep -q " $name " /tmp/maps.txt || echo "# table misses $name"
+done
+[ "$(grep -c ' mh_' /tmp/maps.txt)" = 6 ] && grep -q ' TOTAL ' /tmp/maps.txt
+ok $? "text table: 6 map rows and a TOTAL row"
+if [ "$series" = yes ]; then
+	grep -q 'UNOWNED-ALLOC' /tmp/maps.txt; ok $? "series: a row for allocators no map owns"
+else
+	grep -q 'n/a: kernel without the series' /tmp/maps.txt; ok $? "no series: allocator caches reported n/a"
+fi
+
+# memcg figures are the cgroup files' values (the holder sleeps: stable)
+cur=$(cat $CG/memory.current)
+jcur=$(sed -n 's/^\.memcgs\[[0-9]*\]\.path="\/bpfmem-mh"$/X/p' /tmp/maps.flat)
+idx=$(sed -n 's/^\.memcgs\[\([0-9]*\)\]\.path="\/bpfmem-mh"$/\1/p' /tmp/maps.flat)
+jcur=$(sed -n "s/^\.memcgs\[$idx\]\.memory_current=//p" /tmp/maps.flat)
+bpfmem maps -p $hpid -j | json-flat >/tmp/maps2.flat
+jcur2=$(sed -n "s/^\.memcgs\[$idx\]\.memory_current=//p" /tmp/maps2.flat)
+cur2=$(cat $CG/memory.current)
+echo "# memory.current: file $cur / $cur2, bpfmem $jcur / $jcur2"
+[ -n "$jcur" ] && { [ "$jcur" = "$cur" ] || [ "$jcur2" = "$cur2" ]; }
+ok $? "memcg memory_current equals $CG/memory.current"
+kern=$(sed -n 's/^kernel //p' $CG/memory.stat)
+jk=$(sed -n "s/^\.memcgs\[$idx\]\.kernel=//p" /tmp/maps2.flat)
+[ -n "$jk" ] && [ "$jk" = "$(sed -n 's/^kernel //p' $CG/memory.stat)" ]
+ok $? "memcg kernel equals memory.stat kernel ($jk)"
+
+# Prometheus
+bpfmem maps -p $hpid --prometheus >/tmp/prom.txt 2>&1; ok $? "--prometheus runs"
+prom-check </tmp/prom.txt >/tmp/pc.txt 2>&1; ok $? "Prometheus exposition format is valid: $(cat /tmp/pc.txt)"
+id=$(sed -n 's/^map mh_hash_dyn id \([0-9]*\) .* memlock \([0-9]*\)$/\1/p' /tmp/mh.txt)
+ml=$(sed -n 's/^map mh_hash_dyn id [0-9]* .* memlock \([0-9]*\)$/\1/p' /tmp/mh.txt)
+grep -q "^bpfmem_map_memlock_bytes{id=\"$id\",name=\"mh_hash_dyn\",type=\"hash\",mode=\"dynamic\"} $ml\$" /tmp/prom.txt
+ok $? "Prometheus memlock sample of mh_hash_dyn is $ml"
+grep -q "^bpfmem_map_elements{id=\"$id\",.*} 300\$" /tmp/prom.txt; ok $? "Prometheus elements of mh_hash_dyn is 300"
+grep -q '^# TYPE bpfmem_memcg_memory_current_bytes gauge$' /tmp/prom.txt &&
+	grep -q '^bpfmem_memcg_memory_current_bytes{memcg="/bpfmem-mh"} [0-9]' /tmp/prom.txt
+ok $? "Prometheus memcg memory.current of /bpfmem-mh"
+
+# filters and sorting
+bpfmem maps --id $id -j | json-flat >/tmp/one.flat
+[ "$(grep -c '^\.maps\[[0-9]*\]\.id=' /tmp/one.flat)" = 1 ] && grep -q "^\.maps\[0\]\.id=$id\$" /tmp/one.flat
+ok $? "--id ID lists only that map"
+bpfmem maps --name mh_lru -j | json-flat >/tmp/one.flat
+[ "$(grep -c '^\.maps\[[0-9]*\]\.id=' /tmp/one.flat)" = 1 ] && grep -q '^\.maps\[0\]\.name="mh_lru"$' /tmp/one.flat
+ok $? "--name NAME lists only that map"
+bpfmem maps -p $hpid -s memlock -j | json-flat | sed -n 's/^\.maps\[[0-9]*\]\.memlock=//p' >/tmp/ml.txt
+sort -n -r /tmp/ml.txt | cmp -s - /tmp/ml.txt && [ "$(wc -l </tmp/ml.txt)" = 6 ]
+ok $? "-s memlock sorts largest first"
+
+# watch mode: -i/-n, and SIGINT prints the final interval and exits 0
+bpfmem maps -p $hpid -j -i 0.3 -n 3 >/tmp/watch.json 2>&1
+[ $? = 0 ] && [ "$(wc -l </tmp/watch.json)" = 3 ] && json-flat -q </tmp/watch.json
+ok $? "-i 0.3 -n 3 prints 3 JSON intervals"
+bpfmem maps -p $hpid -i 5 >/tmp/watch.txt 2>&1 &
+wpid=$!
+sleep 1
+kill -INT $wpid
+wait $wpid
+rc=$?
+[ $rc = 0 ] && [ "$(grep -c ' TOTAL ' /tmp/watch.txt)" = 2 ]
+ok $? "SIGINT in watch mode: final interval printed, exit 0 (rc $rc)"
+
+# bad input
+bpfmem maps --id 999999 >/dev/null 2>/tmp/err.txt
+[ $? != 0 ] && grep -q 'no such map id: 999999' /tmp/err.txt; ok $? "nonexistent map id: clear error"
+bpfmem maps -p 999999 >/dev/null 2>/tmp/err.txt
+[ $? != 0 ] && grep -q 'no such process: 999999' /tmp/err.txt; ok $? "nonexistent PID: clear error"
+bpfmem maps -s bogus >/dev/null 2>/tmp/err.txt
+[ $? = 2 ] && grep -q 'invalid sort key' /tmp/err.txt; ok $? "bad sort key refused"
+bpfmem maps -i 0 >/dev/null 2>/tmp/err.txt
+[ $? = 2 ] && grep -q 'invalid number of seconds' /tmp/err.txt; ok $? "bad interval refused"
+grep -q '^nobody:' /etc/passwd || echo 'nobody:x:65534:65534:nobody:/:/bin/sh' >>/etc/passwd
+if su -s /bin/sh nobody -c true 2>/dev/null; then
+	su -s /bin/sh nobody -c 'bpfmem maps' >/dev/null 2>/tmp/err.txt
+	rc=$?
+	sed 's/^/# /' /tmp/err.txt
+	[ $rc != 0 ] && grep -q 'no privilege' /tmp/err.txt; ok $? "unprivileged user: clear error, exit $rc"
+else
+	skip "unprivileged user" "no su in this guest"
+fi
+
+kill $hpid
+wait $hpid 2>/dev/null
+rmdir $CG 2>/dev/null
+done_testing

@@ -1,0 +1,856 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bpfmem savings: memory a BPF_F_NO_PREALLOC hash map saves against the same map
+ * preallocated, measured in the memory cgroup the map is charged to.
+ *
+ * For one map shape (key size, value size, max entries) and a list of
+ * occupancies, each case runs in a fresh child memcg /sys/fs/cgroup/bpfmem-savings-N:
+ * the process moves into it, creates the map (BTF-less bpf_map_create, so the
+ * map's objcg is that cgroup), moves back out, fills the map to the occupancy
+ * either from a BPF program (bpf/savings.bpf.c: raw_tp run with BPF_PROG_TEST_RUN,
+ * keys i..n inserted in a bpf_loop, the way a tracer inserts) or from userspace
+ * (bpf_map_update_elem), then measures after draining the memcg's per-CPU charge
+ * stocks (memory.high is set to 0 then back to max, which runs drain_all_stock):
+ *   memory   the cgroup's memory.current (its start value is 0, so this is the delta)
+ *   kernel   memory.stat "kernel" (lags by up to one stat-flush batch)
+ *   memlock  the map's fdinfo memlock
+ *   cached/pending  allocator bytes (bpfmem series fdinfo lines; n/a otherwise)
+ *   floor    elements x element size + bucket array (sizes from vmlinux BTF:
+ *            sizeof(struct htab_elem) + round_up(key, 8) + round_up(value, 8);
+ *            roundup_pow_of_two(max_entries) x sizeof(struct bucket))
+ * A churn case fills to a steady occupancy and then, on every CPU at once, deletes
+ * the oldest keys and inserts new ones (each CPU deletes keys another CPU
+ * inserted); memory is sampled after every round (peak) and after a settle time.
+ *
+ * JSON (-j): one object per measurement and line:
+ * {"mode":"prealloc"|"dynamic","fill":"bpf"|"user"|"churn-peak"|"churn-settled",
+ *  "occupancy_pct":F,"elements":N,"memory_bytes":N,"kernel_bytes":N|null,
+ *  "memlock_bytes":N,"cached_bytes":N|null,"pending_bytes":N|null,"floor_bytes":N,
+ *  "key_size":N,"value_size":N,"max_entries":N,"element_bytes":N,"bucket_bytes":N}
+ * CSV (--csv, or --csv-file FILE next to the table): the same fields, header line
+ * mode,fill,occupancy_pct,elements,memory_bytes,kernel_bytes,memlock_bytes,
+ * cached_bytes,pending_bytes,floor_bytes,key_size,value_size,max_entries,
+ * element_bytes,bucket_bytes (empty = n/a). tools/plot-savings.sh draws it.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <bpf/bpf.h>
+#include <bpf/btf.h>
+#include <bpf/libbpf.h>
+
+#include "bpfmem.h"
+#include "savings.skel.h"
+
+#define SAVINGS_MAX_KV 1024	/* bpf/savings.bpf.c scratch size */
+#define CG_ROOT "/sys/fs/cgroup"
+#define MAX_OCC 16
+
+static struct {
+	long key_size, value_size, max_entries;
+	double occ[MAX_OCC];
+	int n_occ;
+	bool fill_bpf, fill_user, churn, json, csv, verbose;
+	double churn_occ;
+	long churn_rounds;
+	double settle;
+	const char *csv_file;
+} env = {
+	.key_size = 40, .value_size = 48, .max_entries = 10240,
+	.occ = { 0.1, 1, 10, 50, 100 }, .n_occ = 5,
+	.fill_bpf = true, .fill_user = true, .churn = true,
+	.churn_occ = 50, .churn_rounds = 16, .settle = 2,
+};
+
+struct result {
+	const char *mode, *fill;
+	double occ;
+	long long elements, memory, kernel, memlock, cached, pending, floor;
+};
+
+static struct result *results;
+static int n_results;
+static long long elem_bytes, bucket_bytes, n_buckets;
+static char orig_cg[PATH_MAX];
+static int cg_seq;
+static int ncpus;
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: bpfmem savings [-k KEY_SIZE] [-V VALUE_SIZE] [-e MAX_ENTRIES] [-o PCT,PCT,...]\n"
+		"                      [--fill bpf|user|both] [--churn PCT|--no-churn] [--rounds N]\n"
+		"                      [--settle S] [-j|--csv] [--csv-file FILE] [-v]\n"
+		"Measure the memory a BPF_F_NO_PREALLOC hash map saves versus a preallocated one,\n"
+		"in a fresh memory cgroup per case (memory.current after draining charge stocks).\n\n"
+		"  -k, --key-size B     key size (default 40; 4..%d)\n"
+		"  -V, --value-size B   value size (default 48; 4..%d)\n"
+		"  -e, --entries N      max_entries (default 10240)\n"
+		"  -o, --occupancy L    occupancies in %% of max_entries (default 0.1,1,10,50,100)\n"
+		"  --fill HOW           bpf (a BPF program inserts, BPF_PROG_TEST_RUN + bpf_loop),\n"
+		"                       user (bpf_map_update_elem), both (default)\n"
+		"  --churn PCT          churn case at PCT%% steady occupancy on all CPUs (default 50)\n"
+		"  --no-churn           skip the churn case\n"
+		"  --rounds N           churn rounds (default 16; each replaces 1/8 of the keys)\n"
+		"  --settle S           seconds to wait after churn before 'settled' (default 2)\n"
+		"  -j, --json           JSON, one object per measurement:\n"
+		"                       {mode,fill,occupancy_pct,elements,memory_bytes,kernel_bytes,\n"
+		"                       memlock_bytes,cached_bytes,pending_bytes,floor_bytes,key_size,\n"
+		"                       value_size,max_entries,element_bytes,bucket_bytes} (null = n/a)\n"
+		"  --csv                CSV (same fields) instead of the table\n"
+		"  --csv-file FILE      also write the CSV to FILE (for tools/plot-savings.sh)\n"
+		"  -v, --verbose        libbpf debug output\n"
+		"  -h, --help           this help\n",
+		SAVINGS_MAX_KV, SAVINGS_MAX_KV);
+}
+
+/* ---- cgroup plumbing ---- */
+
+static int write_str(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY), err = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, s, strlen(s)) < 0)
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+static int move_self(const char *cg)
+{
+	char path[PATH_MAX], pid[32];
+	int err;
+
+	snprintf(path, sizeof(path), CG_ROOT "%s/cgroup.procs", strcmp(cg, "/") ? cg : "");
+	snprintf(pid, sizeof(pid), "%d\n", getpid());
+	err = write_str(path, pid);
+	if (err)
+		bpfmem_err("cannot move into cgroup %s: %s", cg, strerror(-err));
+	return err;
+}
+
+static int read_num_file(const char *path, long long *v)
+{
+	char buf[64];
+
+	if (bpfmem_read_file(path, buf, sizeof(buf)) <= 0 || bpfmem_parse_u64_line(buf, v)) {
+		bpfmem_err("cannot read %s (or unknown format)", path);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void sleep_s(double s)
+{
+	struct timespec ts = { (time_t)s, (long)((s - (time_t)s) * 1e9) };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
+}
+
+/* memory.current of cgroup @cg (relative path) after draining per-CPU stocks */
+static int measure_cg(const char *cg, long long *current, long long *kernel)
+{
+	char path[PATH_MAX], buf[8192];
+	int err;
+
+	snprintf(path, sizeof(path), CG_ROOT "%s/memory.high", cg);
+	err = write_str(path, "0");
+	if (!err)
+		err = write_str(path, "max");
+	if (err) {
+		bpfmem_err("cannot write %s: %s", path, strerror(-err));
+		return err;
+	}
+	sleep_s(0.05);	/* drain work on the other CPUs */
+	snprintf(path, sizeof(path), CG_ROOT "%s/memory.current", cg);
+	if (read_num_file(path, current))
+		return -EINVAL;
+	*kernel = -1;
+	snprintf(path, sizeof(path), CG_ROOT "%s/memory.stat", cg);
+	if (bpfmem_read_file(path, buf, sizeof(buf)) > 0 &&
+	    bpfmem_parse_memcg_stat(buf, "kernel", kernel) == -EINVAL) {
+		bpfmem_err("unknown format of %s", path);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int new_cgroup(char *cg, size_t len)
+{
+	char path[PATH_MAX];
+	long long cur;
+
+	snprintf(cg, len, "/bpfmem-savings-%d-%d", getpid(), cg_seq++);
+	snprintf(path, sizeof(path), CG_ROOT "%s", cg);
+	if (mkdir(path, 0755)) {
+		bpfmem_err("cannot create cgroup %s: %s", path, strerror(errno));
+		return -errno;
+	}
+	snprintf(path, sizeof(path), CG_ROOT "%s/memory.current", cg);
+	if (access(path, R_OK)) {
+		bpfmem_err("no memory controller in %s (cgroup v2 with +memory needed)", cg);
+		return -ENOENT;
+	}
+	if (read_num_file(path, &cur))
+		return -EINVAL;
+	if (cur) {
+		bpfmem_err("fresh cgroup %s starts at memory.current %lld, not 0", cg, cur);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static void remove_cgroup(const char *cg)
+{
+	char path[PATH_MAX];
+	int i;
+
+	snprintf(path, sizeof(path), CG_ROOT "%s", cg);
+	for (i = 0; i < 50; i++) {
+		if (!rmdir(path) || errno == ENOENT)
+			return;
+		sleep_s(0.02);
+	}
+	bpfmem_err("warning: cannot remove cgroup %s: %s", path, strerror(errno));
+}
+
+/* ---- the map and its fills ---- */
+
+static int create_in_cgroup(const char *cg, bool prealloc)
+{
+	LIBBPF_OPTS(bpf_map_create_opts, o, .map_flags = prealloc ? 0 : BPF_F_NO_PREALLOC);
+	int fd, err;
+
+	if (move_self(cg))
+		return -1;
+	fd = bpf_map_create(BPF_MAP_TYPE_HASH, prealloc ? "sav_prealloc" : "sav_dynamic",
+			    env.key_size, env.value_size, env.max_entries, &o);
+	err = errno;
+	if (move_self(orig_cg)) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if (fd < 0)
+		bpfmem_err("cannot create the %s map (key %ld, value %ld, %ld entries): %s",
+			   prealloc ? "preallocated" : "dynamic", env.key_size, env.value_size,
+			   env.max_entries, strerror(err));
+	return fd;
+}
+
+static struct savings_bpf *load_filler(int map_fd)
+{
+	struct savings_bpf *skel = savings_bpf__open();
+	int err;
+
+	if (!skel) {
+		bpfmem_err("cannot open the BPF filler: %s", strerror(errno));
+		return NULL;
+	}
+	err = bpf_map__reuse_fd(skel->maps.target, map_fd);
+	if (!err)
+		err = savings_bpf__load(skel);
+	if (err) {
+		bpfmem_err("cannot load the BPF filler: %s", strerror(-err));
+		savings_bpf__destroy(skel);
+		return NULL;
+	}
+	return skel;
+}
+
+/* runs the filler program: op 0 insert, 1 delete; on @cpu if >= 0 */
+static long long bpf_ops(struct savings_bpf *skel, long long start, long long count, int op,
+			 int cpu)
+{
+	__u64 args[3] = { start, count, op };
+	LIBBPF_OPTS(bpf_test_run_opts, o, .ctx_in = args, .ctx_size_in = sizeof(args));
+	int err;
+
+	if (cpu >= 0) {
+		o.flags = BPF_F_TEST_RUN_ON_CPU;
+		o.cpu = cpu;
+	}
+	err = bpf_prog_test_run_opts(bpf_program__fd(skel->progs.fill), &o);
+	if (err)
+		return -errno;
+	return o.retval;
+}
+
+static long long user_fill(int fd, long long count)
+{
+	unsigned char key[SAVINGS_MAX_KV] = {}, val[SAVINGS_MAX_KV] = {};
+	long long i;
+
+	for (i = 0; i < count; i++) {
+		__u32 k = i;
+
+		memcpy(key, &k, sizeof(k));
+		memcpy(val, &k, sizeof(k));
+		if (bpf_map_update_elem(fd, key, val, BPF_ANY))
+			return i;
+	}
+	return i;
+}
+
+static long long count_elements(int fd)
+{
+	unsigned char a[SAVINGS_MAX_KV], b[SAVINGS_MAX_KV];
+	unsigned char *cur = a, *prev = NULL, *t;
+	long long n = 0;
+
+	while (!bpf_map_get_next_key(fd, prev, cur)) {
+		n++;
+		t = prev ? prev : b;
+		prev = cur;
+		cur = t;
+	}
+	return errno == ENOENT ? n : -1;
+}
+
+static long long floor_of(long long elements)
+{
+	return elements * elem_bytes + bucket_bytes;
+}
+
+static int add_result(const char *mode, const char *fill, double occ, int fd, const char *cg,
+		      long long elements)
+{
+	struct bpfmem_map_info mi;
+	struct result *r;
+	void *p;
+
+	p = realloc(results, (n_results + 1) * sizeof(*results));
+	if (!p)
+		return -ENOMEM;
+	results = p;
+	r = &results[n_results];
+	memset(r, 0, sizeof(*r));
+	r->mode = mode;
+	r->fill = fill;
+	r->occ = occ;
+	r->elements = elements;
+	if (measure_cg(cg, &r->memory, &r->kernel))
+		return -EINVAL;
+	if (bpfmem_map_fdinfo(fd, &mi)) {
+		bpfmem_err("unknown format of the map's fdinfo");
+		return -EINVAL;
+	}
+	r->memlock = mi.memlock;
+	r->cached = mi.cached_bytes;
+	r->pending = mi.pending_bytes;
+	r->floor = floor_of(elements);
+	n_results++;
+	return 0;
+}
+
+static long long target_of(double occ)
+{
+	long long n = (long long)(occ / 100.0 * env.max_entries + 0.5);
+
+	return n < 1 ? 1 : n;
+}
+
+/* one fill case: fresh cgroup, map, fill to @occ, measure */
+static int fill_case(bool prealloc, bool bpf, double occ)
+{
+	struct savings_bpf *skel = NULL;
+	long long n = target_of(occ), done, elems;
+	char cg[128];
+	int fd, err = -1;
+
+	if (new_cgroup(cg, sizeof(cg)))
+		return -1;
+	fd = create_in_cgroup(cg, prealloc);
+	if (fd < 0)
+		goto out_cg;
+	if (bpf) {
+		skel = load_filler(fd);
+		if (!skel)
+			goto out;
+		done = bpf_ops(skel, 0, n, 0, -1);
+	} else {
+		done = user_fill(fd, n);
+	}
+	if (done != n) {
+		bpfmem_err("%s fill of the %s map stopped at %lld of %lld elements%s",
+			   bpf ? "BPF" : "user", prealloc ? "preallocated" : "dynamic",
+			   done < 0 ? 0 : done, n, done < 0 ? " (program run failed)" :
+			   " (map full or allocation failure)");
+		goto out;
+	}
+	sleep_s(0.05);	/* let the allocator's refill irq_work run */
+	elems = count_elements(fd);
+	if (elems != n) {
+		bpfmem_err("map holds %lld elements after inserting %lld", elems, n);
+		goto out;
+	}
+	err = add_result(prealloc ? "prealloc" : "dynamic", bpf ? "bpf" : "user", occ, fd, cg, n);
+out:
+	savings_bpf__destroy(skel);
+	close(fd);
+out_cg:
+	remove_cgroup(cg);
+	return err;
+}
+
+/* ---- churn ---- */
+
+struct churn_worker {
+	pthread_t th;
+	int cpu;
+	struct savings_bpf *skel;
+	long long del_start, ins_start, batch;
+	long long deleted, inserted;
+	int err;
+};
+
+static pthread_barrier_t bar_start, bar_end;
+static volatile int churn_stop;
+
+static void *churn_thread(void *arg)
+{
+	struct churn_worker *w = arg;
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(w->cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	for (;;) {
+		pthread_barrier_wait(&bar_start);
+		if (churn_stop)
+			break;
+		w->deleted = bpf_ops(w->skel, w->del_start, w->batch, 1, w->cpu);
+		w->inserted = bpf_ops(w->skel, w->ins_start, w->batch, 0, w->cpu);
+		pthread_barrier_wait(&bar_end);
+	}
+	return NULL;
+}
+
+static int churn_case(bool prealloc)
+{
+	struct churn_worker *w;
+	struct savings_bpf *skel = NULL;
+	long long k = target_of(env.churn_occ), batch, lo = 0, peak = -1, peak_kernel = -1;
+	const char *mode = prealloc ? "prealloc" : "dynamic";
+	char cg[128];
+	long r;
+	int fd, c, err = -1;
+
+	batch = k / (8 * ncpus);
+	if (batch < 1)
+		batch = 1;
+	w = calloc(ncpus, sizeof(*w));
+	if (!w)
+		return -1;
+	if (new_cgroup(cg, sizeof(cg)))
+		goto out_free;
+	fd = create_in_cgroup(cg, prealloc);
+	if (fd < 0)
+		goto out_cg;
+	skel = load_filler(fd);
+	if (!skel)
+		goto out;
+	if (bpf_ops(skel, 0, k, 0, -1) != k) {
+		bpfmem_err("churn: filling the %s map to %lld elements failed", mode, k);
+		goto out;
+	}
+	pthread_barrier_init(&bar_start, NULL, ncpus + 1);
+	pthread_barrier_init(&bar_end, NULL, ncpus + 1);
+	churn_stop = 0;
+	for (c = 0; c < ncpus; c++) {
+		w[c].cpu = c;
+		w[c].skel = skel;
+		w[c].batch = batch;
+		pthread_create(&w[c].th, NULL, churn_thread, &w[c]);
+	}
+	for (r = 0; r < env.churn_rounds; r++) {
+		long long cur, kern;
+
+		for (c = 0; c < ncpus; c++) {
+			/* CPU c deletes a slice another CPU inserted in an earlier round */
+			w[c].del_start = lo + ((c + 1) % ncpus) * batch;
+			w[c].ins_start = lo + k + c * batch;
+		}
+		pthread_barrier_wait(&bar_start);
+		pthread_barrier_wait(&bar_end);
+		lo += ncpus * batch;
+		for (c = 0; c < ncpus; c++) {
+			if (w[c].deleted != batch || w[c].inserted != batch) {
+				bpfmem_err("churn round %ld on CPU %d: %lld of %lld deleted, %lld inserted",
+					   r, c, w[c].deleted, batch, w[c].inserted);
+				err = -2;
+			}
+		}
+		if (err == -2)
+			break;
+		if (measure_cg(cg, &cur, &kern))
+			break;
+		if (cur > peak) {
+			peak = cur;
+			peak_kernel = kern;
+		}
+	}
+	churn_stop = 1;
+	pthread_barrier_wait(&bar_start);
+	for (c = 0; c < ncpus; c++)
+		pthread_join(w[c].th, NULL);
+	pthread_barrier_destroy(&bar_start);
+	pthread_barrier_destroy(&bar_end);
+	if (err == -2 || r < env.churn_rounds)
+		goto out;
+	if (count_elements(fd) != k) {
+		bpfmem_err("churn: map holds %lld elements, expected %lld", count_elements(fd), k);
+		goto out;
+	}
+	/* peak: the largest drained memory.current seen after a round */
+	if (add_result(mode, "churn-peak", env.churn_occ, fd, cg, k))
+		goto out;
+	results[n_results - 1].memory = peak;
+	results[n_results - 1].kernel = peak_kernel;
+	sleep_s(env.settle);
+	err = add_result(mode, "churn-settled", env.churn_occ, fd, cg, k);
+out:
+	savings_bpf__destroy(skel);
+	close(fd);
+out_cg:
+	remove_cgroup(cg);
+out_free:
+	free(w);
+	return err;
+}
+
+/* ---- sizes from BTF ---- */
+
+static int kernel_sizes(void)
+{
+	struct btf *btf = btf__load_vmlinux_btf();
+	long long he, b;
+	int id;
+
+	if (!btf) {
+		bpfmem_err("cannot load vmlinux BTF");
+		return -ENOENT;
+	}
+	id = btf__find_by_name_kind(btf, "htab_elem", BTF_KIND_STRUCT);
+	he = id > 0 ? btf__resolve_size(btf, id) : -1;
+	id = btf__find_by_name_kind(btf, "bucket", BTF_KIND_STRUCT);
+	b = id > 0 ? btf__resolve_size(btf, id) : -1;
+	btf__free(btf);
+	if (he <= 0 || b <= 0) {
+		bpfmem_err("struct htab_elem / struct bucket not in vmlinux BTF");
+		return -ENOENT;
+	}
+	elem_bytes = he + ((env.key_size + 7) & ~7L) + ((env.value_size + 7) & ~7L);
+	n_buckets = 1;
+	while (n_buckets < env.max_entries)
+		n_buckets <<= 1;
+	bucket_bytes = n_buckets * b;
+	return 0;
+}
+
+/* ---- output ---- */
+
+static void csv_num(FILE *f, long long v)
+{
+	if (v >= 0)
+		fprintf(f, "%lld", v);
+}
+
+static void print_csv(FILE *f)
+{
+	int i;
+
+	fprintf(f, "mode,fill,occupancy_pct,elements,memory_bytes,kernel_bytes,memlock_bytes,"
+		"cached_bytes,pending_bytes,floor_bytes,key_size,value_size,max_entries,"
+		"element_bytes,bucket_bytes\n");
+	for (i = 0; i < n_results; i++) {
+		const struct result *r = &results[i];
+
+		fprintf(f, "%s,%s,%g,%lld,%lld,", r->mode, r->fill, r->occ, r->elements, r->memory);
+		csv_num(f, r->kernel);
+		fprintf(f, ",%lld,", r->memlock);
+		csv_num(f, r->cached);
+		fputc(',', f);
+		csv_num(f, r->pending);
+		fprintf(f, ",%lld,%ld,%ld,%ld,%lld,%lld\n", r->floor, env.key_size, env.value_size,
+			env.max_entries, elem_bytes, bucket_bytes);
+	}
+}
+
+static void json_num(const char *k, long long v)
+{
+	if (v >= 0)
+		printf(",\"%s\":%lld", k, v);
+	else
+		printf(",\"%s\":null", k);
+}
+
+static void print_json(void)
+{
+	int i;
+
+	for (i = 0; i < n_results; i++) {
+		const struct result *r = &results[i];
+
+		printf("{\"mode\":\"%s\",\"fill\":\"%s\",\"occupancy_pct\":%g,\"elements\":%lld,"
+		       "\"memory_bytes\":%lld", r->mode, r->fill, r->occ, r->elements, r->memory);
+		json_num("kernel_bytes", r->kernel);
+		printf(",\"memlock_bytes\":%lld", r->memlock);
+		json_num("cached_bytes", r->cached);
+		json_num("pending_bytes", r->pending);
+		printf(",\"floor_bytes\":%lld,\"key_size\":%ld,\"value_size\":%ld,\"max_entries\":%ld,"
+		       "\"element_bytes\":%lld,\"bucket_bytes\":%lld}\n", r->floor, env.key_size,
+		       env.value_size, env.max_entries, elem_bytes, bucket_bytes);
+	}
+}
+
+static const struct result *find(const char *mode, const char *fill, double occ)
+{
+	int i;
+
+	for (i = 0; i < n_results; i++)
+		if (!strcmp(results[i].mode, mode) && !strcmp(results[i].fill, fill) &&
+		    results[i].occ == occ)
+			return &results[i];
+	return NULL;
+}
+
+static void kib(long long v, int w)
+{
+	if (v < 0)
+		printf(" %*s", w, "n/a");
+	else
+		printf(" %*.1f", w, v / 1024.0);
+}
+
+static void print_table(bool series)
+{
+	static const char *const fills[] = { "bpf", "user", "churn-peak", "churn-settled" };
+	size_t f;
+	int i;
+
+	printf("map shape: key %ld B, value %ld B, max_entries %ld; element %lld B, "
+	       "%lld buckets = %lld B; %d CPUs\n", env.key_size, env.value_size, env.max_entries,
+	       elem_bytes, n_buckets, bucket_bytes, ncpus);
+	printf("memory = memcg memory.current of the map's own cgroup (KiB); floor = elements x "
+	       "element + buckets\n");
+	printf("%-13s %7s %8s %11s %11s %11s %8s %11s %11s %11s\n", "FILL", "OCC%", "ELEMS",
+	       "PREALLOC", "DYNAMIC", "FLOOR", "DYN/PRE", "DYN-MEMLOCK", "DYN-CACHED",
+	       "DYN-PENDING");
+	for (f = 0; f < sizeof(fills) / sizeof(fills[0]); f++) {
+		for (i = 0; i < n_results; i++) {
+			const struct result *d = &results[i], *p;
+
+			if (strcmp(d->mode, "dynamic") || strcmp(d->fill, fills[f]))
+				continue;
+			p = find("prealloc", d->fill, d->occ);
+			printf("%-13s %7g %8lld", d->fill, d->occ, d->elements);
+			kib(p ? p->memory : -1, 11);
+			kib(d->memory, 11);
+			kib(d->floor, 11);
+			if (p && p->memory > 0)
+				printf(" %7.1f%%", 100.0 * d->memory / p->memory);
+			else
+				printf(" %8s", "n/a");
+			kib(d->memlock, 11);
+			kib(d->cached, 11);
+			kib(d->pending, 11);
+			printf("\n");
+		}
+	}
+	if (!series)
+		printf("allocator cached/pending: n/a: kernel without the series\n");
+}
+
+static int parse_occ(const char *s)
+{
+	char *copy = strdup(s), *tok, *save = NULL, *end;
+
+	env.n_occ = 0;
+	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		double v;
+
+		errno = 0;
+		v = strtod(tok, &end);
+		if (errno || end == tok || *end || !(v > 0) || v > 100 || env.n_occ == MAX_OCC) {
+			bpfmem_err("invalid occupancy list '%s' (up to %d percentages in (0,100])",
+				   s, MAX_OCC);
+			free(copy);
+			return -EINVAL;
+		}
+		env.occ[env.n_occ++] = v;
+	}
+	free(copy);
+	if (!env.n_occ) {
+		bpfmem_err("empty occupancy list");
+		return -EINVAL;
+	}
+	return 0;
+}
+
+static int current_cgroup(void)
+{
+	char buf[4096];
+
+	if (bpfmem_read_file("/proc/self/cgroup", buf, sizeof(buf)) <= 0 ||
+	    bpfmem_parse_proc_cgroup(buf, orig_cg, sizeof(orig_cg))) {
+		bpfmem_err("cannot find this process' cgroup v2 (/proc/self/cgroup)");
+		return -ENOENT;
+	}
+	return 0;
+}
+
+int cmd_savings(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "key-size", required_argument, NULL, 'k' },
+		{ "value-size", required_argument, NULL, 'V' },
+		{ "entries", required_argument, NULL, 'e' },
+		{ "occupancy", required_argument, NULL, 'o' },
+		{ "fill", required_argument, NULL, 'F' },
+		{ "churn", required_argument, NULL, 'C' },
+		{ "no-churn", no_argument, NULL, 'N' },
+		{ "rounds", required_argument, NULL, 'R' },
+		{ "settle", required_argument, NULL, 'S' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "csv", no_argument, NULL, 'c' },
+		{ "csv-file", required_argument, NULL, 'W' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{},
+	};
+	bool series;
+	int c, i;
+	long v;
+
+	while ((c = getopt_long(argc, argv, "k:V:e:o:jvh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'k':
+			if (bpfmem_parse_long(optarg, 4, SAVINGS_MAX_KV, &env.key_size)) {
+				bpfmem_err("invalid key size '%s' (4..%d)", optarg, SAVINGS_MAX_KV);
+				return 2;
+			}
+			break;
+		case 'V':
+			if (bpfmem_parse_long(optarg, 4, SAVINGS_MAX_KV, &env.value_size)) {
+				bpfmem_err("invalid value size '%s' (4..%d)", optarg, SAVINGS_MAX_KV);
+				return 2;
+			}
+			break;
+		case 'e':
+			if (bpfmem_parse_long(optarg, 16, 1 << 22, &env.max_entries)) {
+				bpfmem_err("invalid max entries '%s' (16..%d)", optarg, 1 << 22);
+				return 2;
+			}
+			break;
+		case 'o':
+			if (parse_occ(optarg))
+				return 2;
+			break;
+		case 'F':
+			if (!strcmp(optarg, "bpf")) {
+				env.fill_user = false;
+			} else if (!strcmp(optarg, "user")) {
+				env.fill_bpf = false;
+			} else if (strcmp(optarg, "both")) {
+				bpfmem_err("invalid --fill '%s' (bpf|user|both)", optarg);
+				return 2;
+			}
+			break;
+		case 'C':
+			if (bpfmem_parse_long(optarg, 1, 90, &v)) {
+				bpfmem_err("invalid churn occupancy '%s' (1..90 %%)", optarg);
+				return 2;
+			}
+			env.churn_occ = v;
+			break;
+		case 'N': env.churn = false; break;
+		case 'R':
+			if (bpfmem_parse_long(optarg, 1, 10000, &env.churn_rounds)) {
+				bpfmem_err("invalid --rounds '%s'", optarg);
+				return 2;
+			}
+			break;
+		case 'S':
+			if (bpfmem_parse_seconds(optarg, &env.settle))
+				return 2;
+			break;
+		case 'j': env.json = true; break;
+		case 'c': env.csv = true; break;
+		case 'W': env.csv_file = optarg; break;
+		case 'v': env.verbose = true; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind < argc) {
+		bpfmem_err("unexpected argument '%s'", argv[optind]);
+		return 2;
+	}
+	if (env.json && env.csv) {
+		bpfmem_err("-j and --csv are exclusive");
+		return 2;
+	}
+	if (bpfmem_loader_init(env.verbose))
+		return 1;
+	if (geteuid() != 0) {
+		bpfmem_err("no privilege: needs root (BPF and cgroup creation)");
+		return 1;
+	}
+	ncpus = libbpf_num_possible_cpus();
+	if (ncpus <= 0 || kernel_sizes() || current_cgroup())
+		return 1;
+	if (access(CG_ROOT "/cgroup.subtree_control", W_OK)) {
+		bpfmem_err("cgroup v2 not mounted at " CG_ROOT);
+		return 1;
+	}
+	write_str(CG_ROOT "/cgroup.subtree_control", "+memory");
+	series = bpfmem_series_present();
+	bpfmem_setup_signals();
+
+	for (i = 0; i < env.n_occ && !bpfmem_exiting; i++) {
+		int b;
+
+		for (b = 0; b < 2; b++) {
+			if ((b == 0 && !env.fill_bpf) || (b == 1 && !env.fill_user))
+				continue;
+			if (fill_case(true, b == 0, env.occ[i]) ||
+			    fill_case(false, b == 0, env.occ[i]))
+				return 1;
+		}
+	}
+	if (env.churn && !bpfmem_exiting)
+		if (churn_case(true) || churn_case(false))
+			return 1;
+
+	if (env.csv_file) {
+		FILE *f = fopen(env.csv_file, "w");
+
+		if (!f) {
+			bpfmem_err("cannot write %s: %s", env.csv_file, strerror(errno));
+			return 1;
+		}
+		print_csv(f);
+		fclose(f);
+	}
+	if (env.json)
+		print_json();
+	else if (env.csv)
+		print_csv(stdout);
+	else
+		print_table(series);
+	free(results);
+	return 0;
+}

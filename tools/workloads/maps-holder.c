@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * maps-holder [-c CGROUP_DIR] [-s SCALE]: create BPF maps of known shape with raw
+ * bpf(2) calls (no libbpf, so this static binary stays small), fill them with a
+ * known number of elements, print one line per map with what the kernel says
+ * about it (id from BPF_OBJ_GET_INFO_BY_FD, memlock from our own fdinfo), then
+ * print "ready" and sleep until killed. With -c it first moves itself into
+ * CGROUP_DIR (created if missing), so the maps are charged to that memcg.
+ *
+ * Output lines (one per map):
+ *   map NAME id ID type TYPE key K value V max M flags F elements E memlock L
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <linux/bpf.h>
+
+struct spec {
+	const char *name;
+	unsigned int type, key, value, max, flags, fill;
+};
+
+static long sys_bpf(int cmd, union bpf_attr *attr)
+{
+	return syscall(__NR_bpf, cmd, attr, sizeof(*attr));
+}
+
+static long long fdinfo_memlock(int fd)
+{
+	char path[64], line[256];
+	long long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "memlock: %lld", &v) == 1)
+			break;
+	fclose(f);
+	return v;
+}
+
+int main(int argc, char **argv)
+{
+	struct spec specs[] = {
+		{ "mh_hash_dyn", BPF_MAP_TYPE_HASH, 8, 16, 1000, BPF_F_NO_PREALLOC, 300 },
+		{ "mh_hash_pre", BPF_MAP_TYPE_HASH, 16, 32, 512, 0, 100 },
+		{ "mh_array", BPF_MAP_TYPE_ARRAY, 4, 64, 64, 0, 0 },
+		{ "mh_lru", BPF_MAP_TYPE_LRU_HASH, 8, 8, 256, 0, 50 },
+		{ "mh_pcpu_dyn", BPF_MAP_TYPE_PERCPU_HASH, 4, 8, 128, BPF_F_NO_PREALLOC, 7 },
+		{ "mh_queue", BPF_MAP_TYPE_QUEUE, 0, 8, 32, 0, 5 },
+	};
+	const char *cg = NULL;
+	int scale = 1, c, nspecs = sizeof(specs) / sizeof(specs[0]);
+	unsigned char key[64], *val;
+	size_t i;
+
+	while ((c = getopt(argc, argv, "c:s:")) != -1) {
+		if (c == 'c') {
+			cg = optarg;
+		} else if (c == 's') {
+			scale = atoi(optarg);
+			if (scale < 1 || scale > 100) {
+				fprintf(stderr, "maps-holder: bad scale\n");
+				return 2;
+			}
+		} else {
+			fprintf(stderr, "usage: maps-holder [-c CGROUP_DIR] [-s SCALE]\n");
+			return 2;
+		}
+	}
+	if (cg) {
+		char path[4096], pid[32];
+		int fd;
+
+		mkdir(cg, 0755);
+		snprintf(path, sizeof(path), "%s/cgroup.procs", cg);
+		snprintf(pid, sizeof(pid), "%d\n", getpid());
+		fd = open(path, O_WRONLY);
+		if (fd < 0 || write(fd, pid, strlen(pid)) < 0) {
+			fprintf(stderr, "maps-holder: cannot join %s: %s\n", cg, strerror(errno));
+			return 1;
+		}
+		close(fd);
+	}
+	val = calloc(64, 64);	/* per-CPU values: up to 64 CPUs x 8 B */
+	if (!val)
+		return 1;
+	for (i = 0; i < (size_t)nspecs; i++) {
+		struct spec *s = &specs[i];
+		union bpf_attr a;
+		struct bpf_map_info info;
+		unsigned int k;
+		int fd;
+
+		s->max *= scale;
+		s->fill *= scale;
+		memset(&a, 0, sizeof(a));
+		a.map_type = s->type;
+		a.key_size = s->key;
+		a.value_size = s->value;
+		a.max_entries = s->max;
+		a.map_flags = s->flags;
+		strncpy(a.map_name, s->name, sizeof(a.map_name) - 1);
+		fd = sys_bpf(BPF_MAP_CREATE, &a);
+		if (fd < 0) {
+			fprintf(stderr, "maps-holder: cannot create %s: %s\n", s->name, strerror(errno));
+			return 1;
+		}
+		for (k = 0; k < s->fill; k++) {
+			memset(key, 0, sizeof(key));
+			memcpy(key, &k, sizeof(k));
+			memcpy(val, &k, sizeof(k));
+			memset(&a, 0, sizeof(a));
+			a.map_fd = fd;
+			a.key = s->key ? (unsigned long)key : 0;
+			a.value = (unsigned long)val;
+			a.flags = BPF_ANY;
+			if (sys_bpf(BPF_MAP_UPDATE_ELEM, &a)) {
+				fprintf(stderr, "maps-holder: update of %s failed: %s\n", s->name,
+					strerror(errno));
+				return 1;
+			}
+		}
+		memset(&info, 0, sizeof(info));
+		memset(&a, 0, sizeof(a));
+		a.info.bpf_fd = fd;
+		a.info.info_len = sizeof(info);
+		a.info.info = (unsigned long)&info;
+		if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &a)) {
+			fprintf(stderr, "maps-holder: get info: %s\n", strerror(errno));
+			return 1;
+		}
+		printf("map %s id %u type %u key %u value %u max %u flags %u elements %u memlock %lld\n",
+		       s->name, info.id, info.type, info.key_size, info.value_size, info.max_entries,
+		       info.map_flags, s->type == BPF_MAP_TYPE_ARRAY ? s->max : s->fill,
+		       fdinfo_memlock(fd));
+	}
+	printf("ready %d\n", getpid());
+	fflush(stdout);
+	for (;;)
+		pause();
+	return 0;
+}
