@@ -688,8 +688,11 @@ static void print_text(const struct sample *s)
 		       "", "UNOWNED-ALLOC", "(no map)", "", "", "", "", "", "", "",
 		       s->ma.cached_bytes - (t.cached > 0 ? t.cached : 0),
 		       s->ma.pending_bytes - (t.pending > 0 ? t.pending : 0), s->ma.allocators);
-	else
+	else if (!s->series)
 		printf("allocator caches: n/a: kernel without the series\n");
+	else
+		printf("allocator caches: n/a: %s not readable (debugfs mounted? listing not in this kernel?)\n",
+		       BPFMEM_DEBUGFS_MA);
 	if (s->n_memcgs) {
 		printf("\n%-40s %12s %12s %12s %12s %12s\n", "MEMCG", "CURRENT", "KERNEL", "PERCPU",
 		       "SLAB_UNRECL", "VMALLOC");
@@ -811,7 +814,7 @@ static void print_prom(const struct sample *s)
 		[F_ELEMS] = { "bpfmem_map_elements", "Live elements in the map (where known)." },
 		[F_CACHED] = { "bpfmem_map_alloc_cached_bytes", "Bytes in the map's bpf_mem_alloc free caches (bpfmem series)." },
 		[F_PENDING] = { "bpfmem_map_alloc_pending_bytes", "Bytes freed by the map waiting for an RCU grace period (bpfmem series)." },
-		[F_FAIL] = { "bpfmem_map_alloc_failures", "Failed element allocations of the map (bpfmem series)." },
+		[F_FAIL] = { "bpfmem_map_alloc_failures_total", "Failed element allocations of the map (bpfmem series)." },
 		[F_PREALLOC] = { "bpfmem_map_preallocated", "1 if the map preallocates its elements." },
 		[F_OWNERS] = { "bpfmem_map_owner_processes", "Processes holding a file descriptor of the map." },
 	};
@@ -821,7 +824,8 @@ static void print_prom(const struct sample *s)
 
 	sum(s, &t);
 	for (f = 0; f < NR_F; f++) {
-		printf("# HELP %s %s\n# TYPE %s gauge\n", fam[f].name, fam[f].help, fam[f].name);
+		printf("# HELP %s %s\n# TYPE %s %s\n", fam[f].name, fam[f].help, fam[f].name,
+		       f == F_FAIL ? "counter" : "gauge");
 		for (i = 0; i < s->n; i++) {
 			const struct row *r = &s->rows[i];
 			long long v;
