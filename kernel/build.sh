@@ -117,7 +117,6 @@ export CCACHE_BASEDIR=$kroot
 export CCACHE_NOHASHDIR=1
 export CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-20G}
-export KBUILD_BUILD_TIMESTAMP="bpfmem"
 export KBUILD_BUILD_USER=bpfmem KBUILD_BUILD_HOST=bpfmem
 mk() { make -s -C "$tree" O="$out" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" "$@"; }
 

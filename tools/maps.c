@@ -28,13 +28,18 @@
  *           "elements":N|null,"elements_source":S,"memlock":N,
  *           "cached_bytes":N|null,"pending_bytes":N|null,"cached_objs":N|null,
  *           "pending_objs":N|null,"alloc_failures":N|null,
- *           "owners":[{"pid":N,"comm":S}],"memcg":S|null,"memcg_source":"objcg"|"owner"|null}],
+ *           "owners":[{"pid":N,"comm":S,"cgroup":S|null}],
+ *           "memcg":S|null,"memcg_source":"objcg"|"owner"|null}],
  *  "memcgs":[{"path":S,"memory_current":N|null,"kernel":N|null,"percpu":N|null,
  *             "slab_unreclaimable":N|null,"vmalloc":N|null}],
  *  "totals":{"maps":N,"memlock":N,"elements":N,"cached_bytes":N|null,"pending_bytes":N|null},
  *  "allocators":{"allocators":N,"cached_bytes":N,"pending_bytes":N,
  *                "unowned_cached_bytes":N,"unowned_pending_bytes":N}|null}
  * All sizes in bytes. null = not available (kernel without the series, root cgroup).
+ * "memcg" is the cgroup the map's memory is charged to (map->objcg, read by the
+ * iterator: memcg_source "objcg"; "/" when the map was created in the root cgroup),
+ * or, without the iterator, the first owner's cgroup (memcg_source "owner").
+ * "owners[].cgroup" is each holder's own cgroup (/proc/PID/cgroup), which may differ.
  *
  * Prometheus (--prometheus): text exposition format 0.0.4 for a node-exporter
  * textfile collector; metric families bpfmem_map_* with labels id, name, type,
@@ -64,6 +69,7 @@
 struct owner {
 	pid_t pid;
 	char comm[20];
+	char cgroup[128];	/* the owner's cgroup v2 path, "" if unknown */
 };
 
 struct row {
@@ -120,7 +126,7 @@ static void usage(FILE *f)
 		"                     {time,series,maps:[{id,name,type,type_id,mode,flags,key_size,\n"
 		"                     value_size,max_entries,elements,elements_source,memlock,\n"
 		"                     cached_bytes,pending_bytes,cached_objs,pending_objs,\n"
-		"                     alloc_failures,owners:[{pid,comm}],memcg,memcg_source}],\n"
+		"                     alloc_failures,owners:[{pid,comm,cgroup}],memcg,memcg_source}],\n"
 		"                     memcgs:[{path,memory_current,kernel,percpu,slab_unreclaimable,\n"
 		"                     vmalloc}],totals:{maps,memlock,elements,cached_bytes,\n"
 		"                     pending_bytes},allocators:{...}|null}; bytes; null = n/a\n"
@@ -188,7 +194,7 @@ static void scan_owners(void)
 	if (!proc)
 		return;
 	while ((pe = readdir(proc))) {
-		char path[PATH_MAX], link[64], comm[64] = "";
+		char path[PATH_MAX], link[64], comm[64] = "", cgbuf[1024], cgpath[128] = "";
 		pid_t pid;
 		long v;
 		int got;
@@ -206,6 +212,10 @@ static void scan_owners(void)
 		got = bpfmem_read_file(path, comm, sizeof(comm));
 		if (got > 0 && comm[got - 1] == '\n')
 			comm[got - 1] = '\0';
+		snprintf(path, sizeof(path), "/proc/%d/cgroup", pid);
+		if (bpfmem_read_file(path, cgbuf, sizeof(cgbuf)) <= 0 ||
+		    bpfmem_parse_proc_cgroup(cgbuf, cgpath, sizeof(cgpath)))
+			cgpath[0] = '\0';
 		while ((fe = readdir(fds))) {
 			struct bpfmem_map_info mi;
 			ssize_t n;
@@ -240,6 +250,7 @@ static void scan_owners(void)
 			owns[n_owns].id = mi.id;
 			owns[n_owns].o.pid = pid;
 			snprintf(owns[n_owns].o.comm, sizeof(owns[n_owns].o.comm), "%s", comm);
+			snprintf(owns[n_owns].o.cgroup, sizeof(owns[n_owns].o.cgroup), "%s", cgpath);
 			n_owns++;
 		}
 		closedir(fds);
@@ -576,13 +587,9 @@ static int take_sample(struct sample *s)
 		} else if (ir) {
 			snprintf(r->memcg, sizeof(r->memcg), "/");	/* no objcg: root */
 			r->memcg_src = "objcg";
-		} else if (r->n_owners) {
-			char path[64], buf[4096];
-
-			snprintf(path, sizeof(path), "/proc/%d/cgroup", r->owners[0].pid);
-			if (bpfmem_read_file(path, buf, sizeof(buf)) > 0 &&
-			    !bpfmem_parse_proc_cgroup(buf, r->memcg, sizeof(r->memcg)))
-				r->memcg_src = "owner";
+		} else if (r->n_owners && r->owners[0].cgroup[0]) {
+			snprintf(r->memcg, sizeof(r->memcg), "%s", r->owners[0].cgroup);
+			r->memcg_src = "owner";
 		}
 		if (r->memcg_src && add_memcg(s, r->memcg))
 			return -ENOMEM;
@@ -740,6 +747,11 @@ static void print_json(const struct sample *s)
 		for (k = 0; k < r->n_owners; k++) {
 			printf("%s{\"pid\":%d,\"comm\":", k ? "," : "", r->owners[k].pid);
 			bpfmem_json_str(stdout, r->owners[k].comm);
+			printf(",\"cgroup\":");
+			if (r->owners[k].cgroup[0])
+				bpfmem_json_str(stdout, r->owners[k].cgroup);
+			else
+				printf("null");
 			printf("}");
 		}
 		printf("],\"memcg\":");

@@ -86,6 +86,9 @@ done <<EOF
 $(grep '^map ' /tmp/mh.txt)
 EOF
 
+n=$(grep -c '^\.maps\[[0-9]*\]\.owners\[0\]\.cgroup="/bpfmem-mh"$' /tmp/maps.flat)
+[ "$n" = 6 ]; ok $? "owners' own cgroup (/proc/PID/cgroup) reported for all 6 maps"
+
 # the text table has the same rows
 for name in mh_hash_dyn mh_hash_pre mh_array mh_lru mh_pcpu_dyn mh_queue; do
 	grep -q " $name " /tmp/maps.txt || echo "# table misses $name"

@@ -48,7 +48,7 @@ vanilla-*) bz=$CACHE/kernel/build-vanilla-${kernel#vanilla-}/arch/x86/boot/bzIma
 *) bz=$kernel ;;
 esac
 [ -f "$bz" ] || { echo "harness: no kernel image $bz (build it: ./run build $kernel)" >&2; exit 123; }
-for t in bpfmem guest-exit; do
+for t in bpfmem workloads/guest-exit; do
 	[ -x "$BUILDDIR/tools/$t" ] || { echo "harness: $BUILDDIR/tools/$t not built" >&2; exit 123; }
 done
 
@@ -60,7 +60,7 @@ cp /bin/busybox "$root/bin/busybox"
 cp "$here/init.sh" "$root/init"
 chmod +x "$root/init"
 # tools: the CLI, guest helpers and workloads
-for f in "$BUILDDIR"/tools/bpfmem "$BUILDDIR"/tools/guest-exit "$BUILDDIR"/tools/workloads/*; do
+for f in "$BUILDDIR"/tools/bpfmem "$BUILDDIR"/tools/workloads/*; do
 	[ -f "$f" ] && [ -x "$f" ] && cp "$f" "$root/usr/bin/"
 done
 cp -r "$top"/tests/guest/. "$root/tests/" 2>/dev/null

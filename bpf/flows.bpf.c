@@ -1,0 +1,600 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bpfmem flows: TCP and UDP bytes and packets per flow (one socket's 5-tuple in one
+ * network namespace), in a BPF_F_NO_PREALLOC hash map whose entries live exactly as
+ * long as their socket: they are created on the first byte or packet and deleted
+ * (final counts sent to userspace through a ring buffer) when the socket is destroyed.
+ *
+ * Functions (Linux 6.12 net/, all in BTF and kprobe-able; every one sees the socket):
+ *  payload bytes, from the return value (bytes really copied, not the size asked):
+ *   tcp_sendmsg, tcp_recvmsg           IPv4 and IPv6 TCP (tcpv6_prot uses them too)
+ *   udp_sendmsg, udpv6_sendmsg         udpv6_sendmsg hands IPv4-mapped destinations
+ *                                      to udp_sendmsg: AF_INET6 sockets are counted
+ *                                      in udpv6_sendmsg only, never twice
+ *   udp_recvmsg, udpv6_recvmsg         udpv6_recvmsg handles v4-mapped itself
+ *   MSG_PEEK reads are not counted.
+ *  packets, at the IP layer, with GSO/GRO super-packets counted as their segments:
+ *   ip_output, ip6_output              every locally sent unicast IPv4/IPv6 packet
+ *                                      after routing (TCP ip_queue_xmit/ip6_xmit and
+ *                                      UDP ip_send_skb/ip6_send_skb meet there), sk is
+ *                                      the sending socket
+ *   tcp_v4_do_rcv, tcp_v6_do_rcv       every TCP segment of a full socket, directly or
+ *                                      from the backlog (where coalescing keeps
+ *                                      gso_segs); listeners and request/timewait
+ *                                      minisocks are skipped
+ *   __udp_enqueue_schedule_skb         every UDP datagram queued to a socket, IPv4 and
+ *                                      IPv6 (drops on a full receive queue count too)
+ *  teardown:
+ *   inet_csk_destroy_sock              the end of every TCP socket (IPv4 and IPv6),
+ *                                      after the user closed it and the state machine
+ *                                      reached TCP_CLOSE. Not tcp_set_state(TCP_CLOSE):
+ *                                      a client that got the peer's FIN in FIN_WAIT2
+ *                                      is in TCP_CLOSE (tcp_time_wait -> tcp_done)
+ *                                      while it still reads queued data; evicting
+ *                                      there would lose those bytes.
+ *   udp_destroy_sock, udpv6_destroy_sock   sk_prot->destroy of UDP sockets (from
+ *                                      udp_lib_close -> sk_common_release); an
+ *                                      unconnected socket has one flow per peer: all
+ *                                      of its entries are evicted (bpf_for_each_map_elem)
+ *
+ * UDP flows: local address/port from the socket (a wildcard-bound socket shows
+ * 0.0.0.0 or ::), remote from the datagram (msg_name on send/recv, IP/UDP header on
+ * the packet paths), else the connected peer.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include <bpf/bpf_endian.h>
+
+#include "flows.h"
+
+#define AF_INET		2
+#define AF_INET6	10
+#define MSG_PEEK	2
+#define E2BIG		7
+#define EEXIST		17
+/* TCP states (include/net/tcp_states.h) */
+#define S_ESTABLISHED	1
+#define S_TIME_WAIT	6
+#define S_CLOSE		7
+#define S_LISTEN	10
+#define S_NEW_SYN_RECV	12
+
+const volatile __u8 filter_family;	/* 0: all, else AF_INET or AF_INET6 */
+const volatile __u8 filter_proto;	/* 0: all, else IPPROTO_TCP or IPPROTO_UDP */
+const volatile __u64 filter_cgroup;	/* 0: all, else the socket's cgroup v2 id */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 10240);	/* --max-entries */
+	__type(key, struct flow_key);
+	__type(value, struct flow_val);
+} flows SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, DROP_MAX);
+	__type(key, __u32);
+	__type(value, __u64);
+} dropped SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 1 << 20);	/* --ringbuf */
+} closed SEC(".maps");
+
+/* kprobe mode only: the arguments of a send/recv until its kretprobe */
+struct call_args {
+	struct sock *sk;
+	struct msghdr *msg;
+	int flags;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 4096);
+	__type(key, __u64);
+	__type(value, struct call_args);
+} args SEC(".maps");
+
+static __always_inline void drop(__u32 why)
+{
+	__u64 *v = bpf_map_lookup_elem(&dropped, &why);
+
+	if (v)
+		*v += 1;
+}
+
+/* Flow key of a full socket; false if the socket is not one we count. @packet:
+ * called from a packet path, where TCP sockets in CLOSE (per-netns control sockets
+ * sending RSTs) or LISTEN are not flows.
+ */
+static __always_inline bool sk_key(struct sock *sk, struct flow_key *k, bool packet)
+{
+	__u8 state = BPF_CORE_READ(sk, __sk_common.skc_state);
+	__u16 family, proto;
+
+	/* minisocks (request, timewait) have only sock_common: nothing past it is valid */
+	if (state == S_TIME_WAIT || state == S_NEW_SYN_RECV)
+		return false;
+	family = BPF_CORE_READ(sk, __sk_common.skc_family);
+	if (family != AF_INET && family != AF_INET6)
+		return false;
+	proto = BPF_CORE_READ(sk, sk_protocol);
+	if (proto != IPPROTO_TCP && proto != IPPROTO_UDP)
+		return false;
+	if (proto == IPPROTO_TCP && (state == S_LISTEN || (packet && state == S_CLOSE)))
+		return false;
+	if (filter_family && family != filter_family)
+		return false;
+	if (filter_proto && proto != filter_proto)
+		return false;
+	if (filter_cgroup && BPF_CORE_READ(sk, sk_cgrp_data.cgroup, kn, id) != filter_cgroup)
+		return false;
+
+	__builtin_memset(k, 0, sizeof(*k));
+	k->netns = BPF_CORE_READ(sk, __sk_common.skc_net.net, ns.inum);
+	k->family = family;
+	k->proto = proto;
+	/* not skc_num: the port is released (inet_num = 0) when a TCP socket goes to
+	 * TIME_WAIT or CLOSE while the user can still read; inet_sport stays
+	 */
+	k->lport = bpf_ntohs(BPF_CORE_READ((struct inet_sock *)sk, inet_sport));
+	k->rport = bpf_ntohs(BPF_CORE_READ(sk, __sk_common.skc_dport));
+	if (family == AF_INET) {
+		bpf_core_read(k->laddr, 4, &sk->__sk_common.skc_rcv_saddr);
+		bpf_core_read(k->raddr, 4, &sk->__sk_common.skc_daddr);
+	} else {
+		bpf_core_read(k->laddr, 16, &sk->__sk_common.skc_v6_rcv_saddr);
+		bpf_core_read(k->raddr, 16, &sk->__sk_common.skc_v6_daddr);
+	}
+	return true;
+}
+
+/* An IPv4 address into a key of @family (IPv4-mapped for an AF_INET6 socket). */
+static __always_inline void set_v4(__u8 *dst, __u8 family, __u32 addr)
+{
+	if (family == AF_INET) {
+		__builtin_memcpy(dst, &addr, 4);
+	} else {
+		__builtin_memset(dst, 0, 10);
+		dst[10] = 0xff;
+		dst[11] = 0xff;
+		__builtin_memcpy(dst + 12, &addr, 4);
+	}
+}
+
+/* UDP: the peer of this datagram, from the sockaddr of sendmsg/recvmsg. */
+static __always_inline void msg_peer(struct flow_key *k, struct msghdr *msg)
+{
+	void *name = BPF_CORE_READ(msg, msg_name);
+	struct sockaddr_in6 sin6;
+	struct sockaddr_in sin;
+	__u16 fam = 0;
+
+	if (!name)
+		return;
+	bpf_probe_read_kernel(&fam, sizeof(fam), name);
+	if (fam == AF_INET) {
+		bpf_probe_read_kernel(&sin, sizeof(sin), name);
+		set_v4(k->raddr, k->family, sin.sin_addr.s_addr);
+		k->rport = bpf_ntohs(sin.sin_port);
+	} else if (fam == AF_INET6 && k->family == AF_INET6) {
+		bpf_probe_read_kernel(&sin6, sizeof(sin6), name);
+		__builtin_memcpy(k->raddr, &sin6.sin6_addr, 16);
+		k->rport = bpf_ntohs(sin6.sin6_port);
+	}
+}
+
+/* UDP: the peer from the packet headers (@rx: source, else destination). */
+static __always_inline void skb_peer(struct flow_key *k, struct sk_buff *skb, bool rx)
+{
+	unsigned char *head = BPF_CORE_READ(skb, head);
+	__u16 nh = BPF_CORE_READ(skb, network_header);
+	__u16 th = BPF_CORE_READ(skb, transport_header);
+	struct udphdr uh;
+	__u8 ver = 0;
+
+	bpf_probe_read_kernel(&ver, 1, head + nh);
+	ver >>= 4;
+	if (ver == 4) {
+		struct iphdr iph;
+
+		bpf_probe_read_kernel(&iph, sizeof(iph), head + nh);
+		set_v4(k->raddr, k->family, rx ? iph.saddr : iph.daddr);
+	} else if (ver == 6 && k->family == AF_INET6) {
+		struct ipv6hdr ip6h;
+
+		bpf_probe_read_kernel(&ip6h, sizeof(ip6h), head + nh);
+		__builtin_memcpy(k->raddr, rx ? &ip6h.saddr : &ip6h.daddr, 16);
+	} else {
+		return;
+	}
+	if (bpf_probe_read_kernel(&uh, sizeof(uh), head + th) == 0)
+		k->rport = bpf_ntohs(rx ? uh.source : uh.dest);
+}
+
+static __always_inline __u32 skb_segs(struct sk_buff *skb)
+{
+	struct skb_shared_info *shinfo;
+	__u16 segs;
+
+	shinfo = (struct skb_shared_info *)(BPF_CORE_READ(skb, head) + BPF_CORE_READ(skb, end));
+	segs = BPF_CORE_READ(shinfo, gso_segs);
+	return segs ? segs : 1;
+}
+
+/* Adds to the flow, creating it if needed. @proc: in process context (send/recv), the
+ * owner pid/comm are taken from current.
+ */
+static __always_inline void account(struct flow_key *k, struct sock *sk, __u64 txb, __u64 rxb,
+				    __u64 txp, __u64 rxp, bool proc)
+{
+	__u64 now = bpf_ktime_get_ns();
+	struct flow_val *v;
+	long err;
+
+	v = bpf_map_lookup_elem(&flows, k);
+	if (!v) {
+		struct flow_val init = {};
+
+		init.first_ns = now;
+		init.sk = (__u64)sk;
+		err = bpf_map_update_elem(&flows, k, &init, BPF_NOEXIST);
+		if (err && err != -EEXIST) {
+			drop(err == -E2BIG ? DROP_MAP_FULL : DROP_ALLOC);
+			return;
+		}
+		v = bpf_map_lookup_elem(&flows, k);
+		if (!v) {	/* deleted in between by the socket's destruction */
+			drop(DROP_ALLOC);
+			return;
+		}
+	}
+	if (txb)
+		__sync_fetch_and_add(&v->tx_bytes, txb);
+	if (rxb)
+		__sync_fetch_and_add(&v->rx_bytes, rxb);
+	if (txp)
+		__sync_fetch_and_add(&v->tx_pkts, txp);
+	if (rxp)
+		__sync_fetch_and_add(&v->rx_pkts, rxp);
+	v->last_ns = now;
+	if (proc && !v->pid) {
+		v->pid = bpf_get_current_pid_tgid() >> 32;
+		bpf_get_current_comm(v->comm, sizeof(v->comm));
+	}
+}
+
+/* ---- the events, shared by both hook modes ---- */
+
+static __always_inline void on_tcp_msg(struct sock *sk, int ret, bool tx, int flags)
+{
+	struct flow_key k;
+
+	if (ret <= 0 || (!tx && (flags & MSG_PEEK)) || !sk_key(sk, &k, false))
+		return;
+	account(&k, sk, tx ? ret : 0, tx ? 0 : ret, 0, 0, true);
+}
+
+static __always_inline void on_udp_msg(struct sock *sk, struct msghdr *msg, int ret, bool tx,
+				       int flags, bool v4_entry)
+{
+	struct flow_key k;
+
+	if (ret <= 0 || (!tx && (flags & MSG_PEEK)) || !sk_key(sk, &k, false))
+		return;
+	/* udp_sendmsg on an AF_INET6 socket: called by udpv6_sendmsg, counted there */
+	if (v4_entry && tx && k.family != AF_INET)
+		return;
+	msg_peer(&k, msg);
+	account(&k, sk, tx ? ret : 0, tx ? 0 : ret, 0, 0, true);
+}
+
+static __always_inline void on_ip_out(struct sock *sk, struct sk_buff *skb)
+{
+	struct flow_key k;
+
+	if (!sk || !sk_key(sk, &k, true))
+		return;
+	if (k.proto == IPPROTO_UDP)
+		skb_peer(&k, skb, false);
+	account(&k, sk, 0, 0, skb_segs(skb), 0, false);
+}
+
+static __always_inline void on_tcp_rcv(struct sock *sk, struct sk_buff *skb)
+{
+	struct flow_key k;
+
+	if (!sk || !sk_key(sk, &k, true))
+		return;
+	account(&k, sk, 0, 0, 0, skb_segs(skb), false);
+}
+
+static __always_inline void on_udp_rcv(struct sock *sk, struct sk_buff *skb)
+{
+	struct flow_key k;
+
+	if (!sk || !sk_key(sk, &k, true))
+		return;
+	skb_peer(&k, skb, true);
+	account(&k, sk, 0, 0, 0, skb_segs(skb), false);
+}
+
+static __always_inline void emit(struct flow_key *k, struct flow_val *v, __u32 reason)
+{
+	struct flow_event *e = bpf_ringbuf_reserve(&closed, sizeof(*e), 0);
+
+	if (!e) {
+		drop(DROP_RINGBUF);
+		return;
+	}
+	e->key = *k;
+	e->reason = reason;
+	e->val = *v;
+	/* no wakeup: userspace drains the ring once per interval */
+	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
+}
+
+struct evict_ctx {
+	__u64 sk;
+	__u32 proto, reason;
+};
+
+static long evict_cb(struct bpf_map *map, struct flow_key *k, struct flow_val *v,
+		     struct evict_ctx *ctx)
+{
+	if (v->sk == ctx->sk && k->proto == ctx->proto) {
+		emit(k, v, ctx->reason);
+		bpf_map_delete_elem(map, k);
+	}
+	return 0;
+}
+
+/* All flows of a socket: O(map buckets), for UDP sockets (one flow per peer) and TCP
+ * sockets whose key changed (tcp_disconnect() clears the peer).
+ */
+static __always_inline void evict_all(struct sock *sk, __u32 proto, __u32 reason)
+{
+	struct evict_ctx ctx = { .sk = (__u64)sk, .proto = proto, .reason = reason };
+
+	bpf_for_each_map_elem(&flows, evict_cb, &ctx, 0);
+}
+
+static __always_inline void on_tcp_destroy(struct sock *sk)
+{
+	struct flow_key k;
+	struct flow_val *v;
+
+	/* the state is TCP_CLOSE here: build the key as on the syscall paths */
+	if (!sk_key(sk, &k, false) || k.proto != IPPROTO_TCP)
+		return;
+	v = bpf_map_lookup_elem(&flows, &k);
+	if (v && v->sk == (__u64)sk) {
+		emit(&k, v, FLOW_TCP_CLOSE);
+		bpf_map_delete_elem(&flows, &k);
+		return;
+	}
+	/* never connected (no port, no peer): it cannot have a flow */
+	if (!k.lport && !k.rport)
+		return;
+	evict_all(sk, IPPROTO_TCP, FLOW_TCP_CLOSE);
+}
+
+static __always_inline void on_udp_destroy(struct sock *sk)
+{
+	struct flow_key k;
+
+	if (!sk_key(sk, &k, false))
+		return;
+	evict_all(sk, IPPROTO_UDP, FLOW_UDP_DESTROY);
+}
+
+/* ---- fentry/fexit ---- */
+
+SEC("fexit/tcp_sendmsg")
+int BPF_PROG(fx_tcp_sendmsg, struct sock *sk, struct msghdr *msg, size_t size, int ret)
+{
+	on_tcp_msg(sk, ret, true, 0);
+	return 0;
+}
+
+SEC("fexit/tcp_recvmsg")
+int BPF_PROG(fx_tcp_recvmsg, struct sock *sk, struct msghdr *msg, size_t len, int flags,
+	     int *addr_len, int ret)
+{
+	on_tcp_msg(sk, ret, false, flags);
+	return 0;
+}
+
+SEC("fexit/udp_sendmsg")
+int BPF_PROG(fx_udp_sendmsg, struct sock *sk, struct msghdr *msg, size_t len, int ret)
+{
+	on_udp_msg(sk, msg, ret, true, 0, true);
+	return 0;
+}
+
+SEC("fexit/udpv6_sendmsg")
+int BPF_PROG(fx_udpv6_sendmsg, struct sock *sk, struct msghdr *msg, size_t len, int ret)
+{
+	on_udp_msg(sk, msg, ret, true, 0, false);
+	return 0;
+}
+
+SEC("fexit/udp_recvmsg")
+int BPF_PROG(fx_udp_recvmsg, struct sock *sk, struct msghdr *msg, size_t len, int flags,
+	     int *addr_len, int ret)
+{
+	on_udp_msg(sk, msg, ret, false, flags, true);
+	return 0;
+}
+
+SEC("fexit/udpv6_recvmsg")
+int BPF_PROG(fx_udpv6_recvmsg, struct sock *sk, struct msghdr *msg, size_t len, int flags,
+	     int *addr_len, int ret)
+{
+	on_udp_msg(sk, msg, ret, false, flags, false);
+	return 0;
+}
+
+SEC("fentry/ip_output")
+int BPF_PROG(fe_ip_output, struct net *net, struct sock *sk, struct sk_buff *skb)
+{
+	on_ip_out(sk, skb);
+	return 0;
+}
+
+SEC("fentry/ip6_output")
+int BPF_PROG(fe_ip6_output, struct net *net, struct sock *sk, struct sk_buff *skb)
+{
+	on_ip_out(sk, skb);
+	return 0;
+}
+
+SEC("fentry/tcp_v4_do_rcv")
+int BPF_PROG(fe_tcp_v4_do_rcv, struct sock *sk, struct sk_buff *skb)
+{
+	on_tcp_rcv(sk, skb);
+	return 0;
+}
+
+SEC("fentry/tcp_v6_do_rcv")
+int BPF_PROG(fe_tcp_v6_do_rcv, struct sock *sk, struct sk_buff *skb)
+{
+	on_tcp_rcv(sk, skb);
+	return 0;
+}
+
+SEC("fentry/__udp_enqueue_schedule_skb")
+int BPF_PROG(fe_udp_enqueue, struct sock *sk, struct sk_buff *skb)
+{
+	on_udp_rcv(sk, skb);
+	return 0;
+}
+
+SEC("fentry/inet_csk_destroy_sock")
+int BPF_PROG(fe_inet_csk_destroy_sock, struct sock *sk)
+{
+	on_tcp_destroy(sk);
+	return 0;
+}
+
+SEC("fentry/udp_destroy_sock")
+int BPF_PROG(fe_udp_destroy_sock, struct sock *sk)
+{
+	on_udp_destroy(sk);
+	return 0;
+}
+
+SEC("fentry/udpv6_destroy_sock")
+int BPF_PROG(fe_udpv6_destroy_sock, struct sock *sk)
+{
+	on_udp_destroy(sk);
+	return 0;
+}
+
+/* ---- kprobe fallback: kprobe stashes the arguments, kretprobe has the return ---- */
+
+static __always_inline void stash(struct sock *sk, struct msghdr *msg, int flags)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct call_args a = { .sk = sk, .msg = msg, .flags = flags };
+
+	if (bpf_map_update_elem(&args, &id, &a, BPF_ANY))
+		drop(DROP_ARGS);
+}
+
+static __always_inline struct call_args *unstash(__u64 *id)
+{
+	*id = bpf_get_current_pid_tgid();
+	return bpf_map_lookup_elem(&args, id);
+}
+
+#define KPROBE_PAIR(fn, entry_flags, body)						\
+SEC("kprobe/" #fn)									\
+int BPF_KPROBE(kp_##fn, struct sock *sk, struct msghdr *msg, size_t len, int flags)	\
+{											\
+	stash(sk, msg, entry_flags);							\
+	return 0;									\
+}											\
+SEC("kretprobe/" #fn)									\
+int BPF_KRETPROBE(krp_##fn, int ret)							\
+{											\
+	struct call_args *a;								\
+	__u64 id;									\
+											\
+	a = unstash(&id);								\
+	if (!a)										\
+		return 0;								\
+	body;										\
+	bpf_map_delete_elem(&args, &id);						\
+	return 0;									\
+}
+
+KPROBE_PAIR(tcp_sendmsg, 0, on_tcp_msg(a->sk, ret, true, 0))
+KPROBE_PAIR(tcp_recvmsg, flags, on_tcp_msg(a->sk, ret, false, a->flags))
+KPROBE_PAIR(udp_sendmsg, 0, on_udp_msg(a->sk, a->msg, ret, true, 0, true))
+KPROBE_PAIR(udpv6_sendmsg, 0, on_udp_msg(a->sk, a->msg, ret, true, 0, false))
+KPROBE_PAIR(udp_recvmsg, flags, on_udp_msg(a->sk, a->msg, ret, false, a->flags, true))
+KPROBE_PAIR(udpv6_recvmsg, flags, on_udp_msg(a->sk, a->msg, ret, false, a->flags, false))
+
+SEC("kprobe/ip_output")
+int BPF_KPROBE(kp_ip_output, struct net *net, struct sock *sk, struct sk_buff *skb)
+{
+	on_ip_out(sk, skb);
+	return 0;
+}
+
+SEC("kprobe/ip6_output")
+int BPF_KPROBE(kp_ip6_output, struct net *net, struct sock *sk, struct sk_buff *skb)
+{
+	on_ip_out(sk, skb);
+	return 0;
+}
+
+SEC("kprobe/tcp_v4_do_rcv")
+int BPF_KPROBE(kp_tcp_v4_do_rcv, struct sock *sk, struct sk_buff *skb)
+{
+	on_tcp_rcv(sk, skb);
+	return 0;
+}
+
+SEC("kprobe/tcp_v6_do_rcv")
+int BPF_KPROBE(kp_tcp_v6_do_rcv, struct sock *sk, struct sk_buff *skb)
+{
+	on_tcp_rcv(sk, skb);
+	return 0;
+}
+
+SEC("kprobe/__udp_enqueue_schedule_skb")
+int BPF_KPROBE(kp_udp_enqueue, struct sock *sk, struct sk_buff *skb)
+{
+	on_udp_rcv(sk, skb);
+	return 0;
+}
+
+SEC("kprobe/inet_csk_destroy_sock")
+int BPF_KPROBE(kp_inet_csk_destroy_sock, struct sock *sk)
+{
+	on_tcp_destroy(sk);
+	return 0;
+}
+
+SEC("kprobe/udp_destroy_sock")
+int BPF_KPROBE(kp_udp_destroy_sock, struct sock *sk)
+{
+	on_udp_destroy(sk);
+	return 0;
+}
+
+SEC("kprobe/udpv6_destroy_sock")
+int BPF_KPROBE(kp_udpv6_destroy_sock, struct sock *sk)
+{
+	on_udp_destroy(sk);
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";

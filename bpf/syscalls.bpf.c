@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bpfmem syscalls: count syscalls (and their latency) per syscall or per process.
+ * Three ways in, one selected at load time by autoload:
+ *   fentry/fexit on x64_sys_call (6.9+: one attach point sees nr and return value),
+ *   kprobe/kretprobe on x64_sys_call, raw_syscalls sys_enter/sys_exit (any kernel).
+ * All state is sparse and lives in BPF_F_NO_PREALLOC hash maps: an in-flight entry per
+ * thread inside a syscall (only with latency), an aggregate per syscall or process.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+#include <bpf/bpf_core_read.h>
+#include "syscalls.h"
+
+#define EEXIST 17
+
+const volatile __u32 self_tgid;
+const volatile __u32 filter_tgid;
+const volatile bool filter_cg;
+const volatile __u64 cgroup_id;
+const volatile bool by_process;
+const volatile bool measure_latency;
+const volatile bool want_hist;
+const volatile bool errors_only;
+const volatile __s32 filter_errno;
+const volatile __u32 nr_exit = 60;
+const volatile __u32 nr_exit_group = 231;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 16384);
+	__type(key, __u32);
+	__type(value, struct sc_inflight);
+} inflight SEC(".maps");
+
+/* value_size is set by userspace: with or without the histogram */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 8192);
+	__uint(key_size, sizeof(struct sc_key));
+	__uint(value_size, sizeof(struct sc_val));
+} counts SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, SC_NSTATS);
+	__type(key, __u32);
+	__type(value, __u64);
+} stats SEC(".maps");
+
+static __always_inline void stat_inc(__u32 which)
+{
+	__u64 *v = bpf_map_lookup_elem(&stats, &which);
+
+	if (v)
+		*v += 1;
+}
+
+static __always_inline bool traced(__u64 id)
+{
+	__u32 tgid = id >> 32;
+
+	if (tgid == self_tgid)
+		return false;
+	if (filter_tgid && tgid != filter_tgid)
+		return false;
+	if (filter_cg && bpf_get_current_cgroup_id() != cgroup_id)
+		return false;
+	return true;
+}
+
+static __always_inline __u32 log2_u64(__u64 v)
+{
+	__u32 r = 0;
+
+	if (v >> 32) { v >>= 32; r += 32; }
+	if (v >> 16) { v >>= 16; r += 16; }
+	if (v >> 8) { v >>= 8; r += 8; }
+	if (v >> 4) { v >>= 4; r += 4; }
+	if (v >> 2) { v >>= 2; r += 2; }
+	if (v >> 1) r += 1;
+	return r;
+}
+
+static __always_inline void account(__u64 id, __u32 nr, long ret, __s64 lat)
+{
+	struct sc_key key = {};
+	struct sc_val *v;
+
+	if (by_process) {
+		key.tgid = id >> 32;
+		key.nr = SC_ALL;
+	} else {
+		key.nr = nr;
+	}
+	v = bpf_map_lookup_elem(&counts, &key);
+	if (!v) {
+		struct sc_val init = {};
+		long err;
+
+		if (by_process)
+			bpf_get_current_comm(init.comm, sizeof(init.comm));
+		err = bpf_map_update_elem(&counts, &key, &init, BPF_NOEXIST);
+		if (err && err != -EEXIST) {	/* map full or allocation failure */
+			stat_inc(SC_DROPPED);
+			return;
+		}
+		v = bpf_map_lookup_elem(&counts, &key);
+		if (!v) {	/* drained by userspace in between */
+			stat_inc(SC_DROPPED);
+			return;
+		}
+	}
+	__sync_fetch_and_add(&v->count, 1);
+	if (ret < 0)
+		__sync_fetch_and_add(&v->errors, 1);
+	if (lat >= 0) {
+		__sync_fetch_and_add(&v->lat_total, lat);
+		__sync_fetch_and_add(&v->lat_samples, 1);
+		if ((__u64)lat > v->lat_max)
+			v->lat_max = lat;	/* racy max: good enough, never low by much */
+		if (want_hist) {
+			__u32 slot = log2_u64((__u64)lat / 1000);
+
+			if (slot >= SC_HIST_SLOTS)
+				slot = SC_HIST_SLOTS - 1;
+			__sync_fetch_and_add(&v->hist[slot], 1);
+		}
+	}
+}
+
+static __always_inline void sc_enter(__u32 nr)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	struct sc_inflight in = {};
+	__u32 tid = id;
+
+	if (!traced(id))
+		return;
+	if (nr == nr_exit || nr == nr_exit_group) {
+		/* never return: count them here, and keep no in-flight entry */
+		if (!errors_only && !filter_errno)
+			account(id, nr, 0, -1);
+		return;
+	}
+	if (!measure_latency)
+		return;
+	in.ts = bpf_ktime_get_ns();
+	in.nr = nr;
+	if (bpf_map_update_elem(&inflight, &tid, &in, BPF_ANY))
+		stat_inc(SC_INFLIGHT_LOST);
+}
+
+static __always_inline void sc_exit(__u32 nr, long ret)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+	__s64 lat = -1;
+	__u32 tid = id;
+
+	if (!traced(id))
+		return;
+	if (measure_latency) {
+		struct sc_inflight *in = bpf_map_lookup_elem(&inflight, &tid);
+
+		if (in) {
+			if (in->nr == nr)
+				lat = bpf_ktime_get_ns() - in->ts;
+			bpf_map_delete_elem(&inflight, &tid);
+		} else {
+			stat_inc(SC_NO_START);
+		}
+	}
+	if (errors_only && ret >= 0)
+		return;
+	if (filter_errno && ret != -filter_errno)
+		return;
+	account(id, nr, ret, lat);
+}
+
+SEC("fentry/x64_sys_call")
+int BPF_PROG(sc_fentry, const struct pt_regs *regs, unsigned int nr)
+{
+	sc_enter(nr);
+	return 0;
+}
+
+SEC("fexit/x64_sys_call")
+int BPF_PROG(sc_fexit, const struct pt_regs *regs, unsigned int nr, long ret)
+{
+	sc_exit(nr, ret);
+	return 0;
+}
+
+SEC("kprobe/x64_sys_call")
+int BPF_KPROBE(sc_kprobe, const struct pt_regs *regs, unsigned int nr)
+{
+	sc_enter(nr);
+	return 0;
+}
+
+SEC("kretprobe/x64_sys_call")
+int BPF_KRETPROBE(sc_kretprobe, long ret)
+{
+	/* the number is gone from the registers: the user regs still have it */
+	struct pt_regs *uregs = (struct pt_regs *)bpf_task_pt_regs(bpf_get_current_task_btf());
+
+	sc_exit(BPF_CORE_READ(uregs, orig_ax), ret);
+	return 0;
+}
+
+SEC("tp_btf/sys_enter")
+int BPF_PROG(sc_tp_enter, struct pt_regs *regs, long id)
+{
+	sc_enter(id);
+	return 0;
+}
+
+SEC("tp_btf/sys_exit")
+int BPF_PROG(sc_tp_exit, struct pt_regs *regs, long ret)
+{
+	sc_exit(BPF_CORE_READ(regs, orig_ax), ret);
+	return 0;
+}
+
+/* Threads that leave without returning (killed, kretprobe missed, exec): no leaks. */
+SEC("tp_btf/sched_process_exit")
+int BPF_PROG(sc_thread_exit, struct task_struct *p)
+{
+	__u32 tid = bpf_get_current_pid_tgid();
+
+	if (measure_latency && !bpf_map_delete_elem(&inflight, &tid))
+		stat_inc(SC_REAPED);
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";

@@ -1,0 +1,203 @@
+# SPDX-License-Identifier: GPL-2.0
+# bpfmem syscalls in the guest: exact counts against syscall-workload in every hook
+# mode, errno filters, per-process mode, intervals, churn (no in-flight leaks), map full,
+# side by side with libbpf-tools syscount, bad inputs.
+# usage: syscalls.sh FLAVOR (base|rt|debug)
+. /tests/lib.sh
+flavor=${1:-base}
+T=/tmp/sc
+mkdir -p $T
+churn=2000
+[ "$flavor" = debug ] && churn=500
+
+wait_for() {	# wait_for PATTERN FILE [PID]: until PATTERN is in FILE (or PID died), 60 s max
+	local i=0
+	while ! grep -q "$1" "$2" 2>/dev/null; do
+		[ -n "$3" ] && ! kill -0 "$3" 2>/dev/null && return 1
+		i=$((i + 1))
+		[ $i -gt 600 ] && return 1
+		sleep 0.1
+	done
+}
+
+# traced NAME "TRACER ARGS" "WORKLOAD ARGS": workload waits, tracer attaches with -p,
+# workload runs, tracer gets SIGINT. Output in $T/NAME, exit status in $T/NAME.rc.
+traced() {
+	local name=$1 targs=$2 wargs=$3 wpid tpid
+	syscall-workload -s $wargs >$T/$name.wl 2>&1 &
+	wpid=$!
+	wait_for '^pid ' $T/$name.wl $wpid
+	bpfmem syscalls -p $wpid $targs >$T/$name 2>$T/$name.err &
+	tpid=$!
+	wait_for Tracing $T/$name.err $tpid
+	kill -USR1 $wpid
+	wait $wpid
+	kill -INT $tpid
+	wait $tpid
+	echo $? >$T/$name.rc
+	sed 's/^/#   /' $T/$name.err $T/$name
+}
+
+col() {	# col FILE ROWNAME COLUMN: a column of a text row (empty if no such row)
+	awk -v r="$2" -v c="$3" '$1 == r { print $c; exit }' "$1"
+}
+
+expect() {	# expect DESC ACTUAL EXPECTED
+	[ "$2" = "$3" ]
+	ok $? "$1 (got '$2', want '$3')"
+}
+
+for hook in fentry kprobe tp; do
+	traced $hook "--hook $hook -L -T 0" ""
+	expect "$hook: exits 0 on SIGINT" "$(cat $T/$hook.rc)" 0
+	grep -q "hook $( [ $hook = tp ] && echo tracepoint || echo $hook)" $T/$hook.err
+	ok $? "$hook: the requested hook is used"
+	expect "$hook: getppid count" "$(col $T/$hook getppid 2)" 1000
+	expect "$hook: getppid errors" "$(col $T/$hook getppid 3)" 0
+	expect "$hook: openat count" "$(col $T/$hook openat 2)" 500
+	expect "$hook: openat errors (ENOENT)" "$(col $T/$hook openat 3)" 500
+	expect "$hook: nanosleep count" "$(col $T/$hook nanosleep 2)" 20
+	avg=$(col $T/$hook nanosleep 5)
+	awk -v a="$avg" 'BEGIN { exit !(a + 0 >= 5000) }'
+	ok $? "$hook: nanosleep average latency >= 5 ms (got ${avg} us)"
+	expect "$hook: exit_group counted at entry" "$(col $T/$hook exit_group 2)" 1
+	! grep -q dropped $T/$hook
+	ok $? "$hook: nothing dropped"
+
+	traced $hook-e "--hook $hook -e ENOENT -T 0" ""
+	expect "$hook -e ENOENT: openat" "$(col $T/$hook-e openat 2)" 500
+	expect "$hook -e ENOENT: only openat rows" "$(grep -c '^[a-z]' $T/$hook-e)" 2	# + "total:"
+	traced $hook-x "--hook $hook -x -T 0" ""
+	expect "$hook -x: openat" "$(col $T/$hook-x openat 3)" 500
+	expect "$hook -x: no getppid" "$(col $T/$hook-x getppid 2)" ""
+done
+
+# per process
+traced proc "-P -T 0" ""
+wpid=$(sed -n 's/^pid //p' $T/proc.wl)
+n=$(col $T/proc "$wpid" 3)
+[ -n "$n" ] && [ "$n" -ge 1521 ] && [ "$n" -le 1530 ]
+ok $? "-P: the workload's row counts its syscalls (got '$n', want 1521..1530)"
+expect "-P: comm" "$(col $T/proc "$wpid" 2)" syscall-workloa
+expect "-P: errors" "$(col $T/proc "$wpid" 4)" 500
+
+# intervals: the map holds one interval; the sum over intervals is exact
+traced intv "-i 0.2 -L -T 0" "-n 40 -t 10"
+sum=$(awk '$1 == "getppid" { s += $2 } END { print s + 0 }' $T/intv)
+expect "-i 0.2: getppid summed over intervals" "$sum" 1000
+nint=$(grep -c '^total:' $T/intv)
+[ "$nint" -ge 2 ]; ok $? "-i 0.2: several intervals printed (got $nint)"
+
+# histogram
+traced hist "-H -T 0" ""
+grep -A20 '^nanosleep' $T/hist | grep -q '4096 -> 8191 : 20\|8192 -> 16383 : 20\|4096 -> 8191 : [0-9]'
+ok $? "-H: nanosleep histogram populated"
+
+# map full: 8 entries, 50 distinct syscalls x 10
+traced full "--max-entries 8 -T 0" "-m 10"
+dropped=$(sed -n 's/^\([0-9]*\) events dropped (map full)$/\1/p' $T/full)
+[ -n "$dropped" ] && [ "$dropped" -gt 0 ]; ok $? "map full: dropped count printed and > 0 ($dropped)"
+rows=$(awk '/^SYSCALL/ { on = 1; next } /^total:/ { on = 0 } on { print }' $T/full)
+nrows=$(printf '%s\n' "$rows" | grep -c .)
+expect "map full: 8 rows" "$nrows" 8
+bad=$(printf '%s\n' "$rows" | awk '$1 != "rt_sigtimedwait" && $2 != 10')
+expect "map full: every counted syscall has exactly 10" "$bad" ""
+counted=$(printf '%s\n' "$rows" | awk '$1 != "rt_sigtimedwait" { s += $2 } END { print s }')
+expect "map full: counted + dropped = 50 x 10 + write + exit_group" $((counted + dropped)) 502
+
+# churn in a cgroup: in-flight entries of dead threads never remain
+mkdir -p /sys/fs/cgroup/sctest
+bpfmem syscalls -c /sys/fs/cgroup/sctest -L --stats -i 1 -T 0 >$T/churn 2>$T/churn.err &
+tpid=$!
+wait_for Tracing $T/churn.err $tpid
+sh -c "echo \$\$ >/sys/fs/cgroup/sctest/cgroup.procs && exec syscall-workload -f $churn" >/dev/null
+sleep 2.5
+kill -INT $tpid
+wait $tpid
+expect "churn: exits 0" $? 0
+sed 's/^/#   /' $T/churn.err; grep -E '^(stats|total|getppid|exit_group)' $T/churn | sed 's/^/#   /'
+sum=$(awk '$1 == "exit_group" { s += $2 } END { print s + 0 }' $T/churn)
+expect "churn: exit_group of every child counted" "$sum" $((churn + 1))
+sum=$(awk '$1 == "getppid" { s += $2 } END { print s + 0 }' $T/churn)
+[ "$sum" -ge $churn ]; ok $? "churn: getppid of every child counted ($sum >= $churn)"
+last=$(grep '^stats:' $T/churn | tail -n1)
+echo "$last" | grep -q 'inflight elements 0 (dead threads 0)'
+ok $? "churn: in-flight map empty after the churn: $last"
+! grep '^stats:' $T/churn | grep -qv 'dead threads 0)'
+ok $? "churn: no in-flight entry of a dead thread in any interval"
+rmdir /sys/fs/cgroup/sctest
+
+# churn system-wide: in-flight near zero afterwards (only threads blocked in syscalls)
+bpfmem syscalls -L --stats -i 1 -T 3 >$T/churn2 2>$T/churn2.err &
+tpid=$!
+wait_for Tracing $T/churn2.err $tpid
+syscall-workload -f $churn >/dev/null
+sleep 2.5
+kill -INT $tpid
+wait $tpid
+last=$(grep '^stats:' $T/churn2 | tail -n1)
+echo "# $last"
+n=$(echo "$last" | sed -n 's/.*inflight elements \([0-9]*\) (dead threads \([0-9]*\)).*/\1 \2/p')
+set -- $n
+[ -n "$1" ] && [ "$1" -le 10 ] && [ "$2" = 0 ]
+ok $? "churn system-wide: in-flight elements near zero ($1) and none dead ($2)"
+
+# side by side with libbpf-tools syscount
+if [ -x /usr/bin/syscount ]; then
+	syscall-workload -s >$T/side.wl 2>&1 &
+	wpid=$!
+	wait_for '^pid ' $T/side.wl $wpid
+	bpfmem syscalls -p $wpid -T 0 >$T/side 2>$T/side.err &
+	tpid=$!
+	syscount -p $wpid -T 30 >$T/side.sc 2>&1 &
+	spid=$!
+	wait_for Tracing $T/side.err $tpid
+	wait_for -i 'tracing' $T/side.sc $spid || wait_for 'Ctrl' $T/side.sc $spid
+	sleep 1
+	kill -USR1 $wpid
+	wait $wpid
+	kill -INT $tpid $spid
+	wait $tpid
+	wait $spid
+	sed 's/^/#   syscount: /' $T/side.sc
+	for s in getppid openat nanosleep; do
+		a=$(col $T/side $s 2)
+		b=$(col $T/side.sc $s 2)
+		[ -n "$a" ] && [ "$a" = "$b" ]
+		ok $? "side by side: $s bpfmem $a = syscount $b"
+	done
+else
+	skip "side by side with syscount" "not in the initramfs (--add /usr/sbin/syscount)"
+fi
+
+# bad inputs: one clear line, non-zero exit
+bad() {	# bad DESC ARGS...
+	local desc=$1 rc
+	shift
+	bpfmem syscalls "$@" >$T/bad.out 2>$T/bad.err
+	rc=$?
+	[ $rc != 0 ] && [ "$(wc -l <$T/bad.err)" = 1 ] && grep -q '^bpfmem syscalls: ' $T/bad.err
+	ok $? "bad input, $desc: rc $rc, '$(cat $T/bad.err)'"
+}
+bad "nonexistent PID" -p 999999 -d 1
+bad "bad PID" -p abc
+bad "nonexistent cgroup" -c /sys/fs/cgroup/nope -d 1
+bad "unknown errno" -e EFOO
+bad "bad interval" -i 0
+bad "bad duration" -d x
+bad "bad hook" --hook nope
+bad "bad --max-entries" --max-entries 0
+bad "bad -T" -T -1
+bad "extra argument" -d 1 foo
+bad "-p with -c" -p 1 -c /sys/fs/cgroup
+mount -t tmpfs none /sys/kernel/btf
+bad "no BTF" -d 1
+umount /sys/kernel/btf
+syscall-workload -u 65534 bpfmem syscalls -d 1 >$T/bad.out 2>$T/bad.err
+rc=$?
+[ $rc != 0 ] && [ "$(wc -l <$T/bad.err)" = 1 ] && grep -q 'privilege' $T/bad.err
+ok $? "no privilege: rc $rc, '$(cat $T/bad.err)'"
+
+bpfmem syscalls -l >$T/list
+expect "-l lists getppid as 110" "$(awk '$2 == "getppid" { print $1 }' $T/list)" 110
+done_testing

@@ -1,0 +1,730 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bpfmem flows: TCP and UDP payload bytes and packets per flow, IPv4 and IPv6, from
+ * fentry/fexit (kprobe fallback) programs counting into a BPF_F_NO_PREALLOC hash map
+ * that holds only live flows: a flow's entry is deleted when its socket is destroyed
+ * (final counts come through a ring buffer; --closed prints them) and idle UDP flows
+ * are evicted after --idle seconds. See bpf/flows.bpf.c for the kernel functions.
+ *
+ * Every interval prints the flows with traffic in that interval (bytes and packets
+ * of the interval; closed flows included with what they did before closing), top -T
+ * by -s. Counters in the map are cumulative; deltas are computed here.
+ *
+ * JSON (-j): one object per line.
+ *  {"type":"start","hook":"fentry"|"kprobe","max_entries":N,"ringbuf":BYTES}  attached.
+ *  {"type":"interval","time":"HH:MM:SS","ts":UNIX_SECONDS,"live_flows":N,
+ *   "closed_flows":N,"dropped":DROPPED,"flows":[FLOW...]}
+ *      flows with traffic in the interval, sorted by -s, at most -T.
+ *  {"type":"closed","reason":"tcp_close"|"udp_destroy"|"udp_idle",FLOW members}
+ *      (--closed only) a flow that ended, counters are its final totals.
+ *  {"type":"summary","hook":"fentry"|"kprobe","intervals":N,"max_live_flows":N,
+ *   "closed_flows":N,"dropped":DROPPED,"maps":[MAP...]}    once, at exit.
+ *  FLOW = "netns":INODE,"family":"ipv4"|"ipv6","proto":"tcp"|"udp","laddr":"ADDR",
+ *   "lport":N,"raddr":"ADDR","rport":N,"pid":N,"comm":"NAME","tx_bytes":N,
+ *   "rx_bytes":N,"tx_packets":N,"rx_packets":N,"tx_bytes_total":N,"rx_bytes_total":N,
+ *   "tx_packets_total":N,"rx_packets_total":N,"age_ms":N,"idle_ms":N
+ *   (in "closed" records the interval and total counters are both the totals)
+ *  DROPPED = {"map_full":N,"alloc":N,"ringbuf":N,"args":N}
+ *  MAP = bpfmem_print_map_mem(): {"name","id","max_entries","prealloc","memlock",
+ *   "elements","cached_bytes","pending_bytes"} (null without the bpfmem series)
+ *  Addresses are inet_ntop() forms (IPv6 compressed); pid 0 / comm "" mean the flow
+ *  was seen only on packet paths (softirq), never in a send/recv of a process.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "bpfmem.h"
+#include "../bpf/flows.h"
+#include "flows.skel.h"
+
+#define PROBE_FUNC "tcp_sendmsg"
+#define MAX_LINKS 32
+
+static const char *reason_name[] = { "?", "tcp_close", "udp_destroy", "udp_idle" };
+static const char *drop_name[DROP_MAX] = { "map_full", "alloc", "ringbuf", "args" };
+static const char *drop_text[DROP_MAX] = {
+	"map full", "allocation failure", "ring buffer full", "kprobe args map full"
+};
+
+static struct env {
+	double interval, duration, idle;
+	long top, max_entries, ringbuf;
+	pid_t pid;
+	const char *cgroup;
+	int family, proto;
+	enum { SORT_ALL, SORT_TX, SORT_RX } sort;
+	bool json, closed, verbose;
+	const char *hook;
+} env = {
+	.interval = 1, .idle = 60, .top = 20, .max_entries = 10240, .ringbuf = 1 << 20,
+};
+
+struct flow {
+	struct flow_key k;
+	struct flow_val v;	/* totals */
+	struct flow_val d;	/* this interval (bytes/packets only) */
+	int reason;		/* closed flows: why */
+};
+
+static struct {
+	struct flow *prev;	/* last interval's live flows, sorted by key */
+	size_t nprev;
+	struct flow *closed;	/* flows that ended this interval */
+	size_t nclosed, capclosed;
+	long long total_closed, max_live;
+	long intervals;
+} st;
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: bpfmem flows [-i SECONDS] [-d SECONDS] [-T N] [-s tx|rx|all] [-4|-6]\n"
+		"                    [--proto tcp|udp] [-p PID] [-c CGROUP_PATH] [--closed]\n"
+		"                    [--idle SECONDS] [--max-entries N] [--ringbuf BYTES]\n"
+		"                    [--hook fentry|kprobe] [-j] [-v]\n"
+		"Count TCP and UDP payload bytes and packets per flow (IPv4 and IPv6) in a\n"
+		"non-preallocated hash map holding only live flows.\n\n"
+		"  -i, --interval S    print every S seconds (default 1)\n"
+		"  -d, --duration S    stop after S seconds (default: until Ctrl-C)\n"
+		"  -T, --top N         rows per interval (default 20, 0: all)\n"
+		"  -s, --sort KEY      tx, rx or all (default all: tx+rx bytes)\n"
+		"  -4, -6              IPv4 or IPv6 sockets only\n"
+		"  --proto P           tcp or udp only\n"
+		"  -p, --pid PID       flows owned by PID (first process that sent/received)\n"
+		"  -c, --cgroup PATH   sockets created in this cgroup v2\n"
+		"  --closed            print each closed flow's final counts (like tcplife)\n"
+		"  --idle S            report and evict UDP flows idle for S s (default 60)\n"
+		"  --max-entries N     size of the flow map (default 10240)\n"
+		"  --ringbuf BYTES     closed-flow ring buffer, power of 2 >= 4096 (default 1 MiB);\n"
+		"                      drained once per interval\n"
+		"  --hook H            fentry (default when available) or kprobe\n"
+		"  -j, --json          JSON lines: {\"type\":\"interval\"|\"closed\"|\"summary\",...};\n"
+		"                      schema at the top of tools/flows.c\n"
+		"  -v, --verbose       libbpf debug output\n"
+		"  -h, --help          this help\n"
+		"Flows: one per socket and peer (loopback shows both ends); bytes are payload from\n"
+		"send/recv return values, packets are IP packets (GSO/GRO segments counted).\n"
+		"Exit status: 0, 1 error, 2 bad arguments, 3 events were dropped (map full, ring\n"
+		"buffer full, allocation failure): the counts are incomplete.\n");
+}
+
+static int key_cmp(const void *a, const void *b)
+{
+	return memcmp(&((const struct flow *)a)->k, &((const struct flow *)b)->k,
+		      sizeof(struct flow_key));
+}
+
+static __u64 sort_val(const struct flow *f)
+{
+	switch (env.sort) {
+	case SORT_TX: return f->d.tx_bytes;
+	case SORT_RX: return f->d.rx_bytes;
+	default: return f->d.tx_bytes + f->d.rx_bytes;
+	}
+}
+
+static int row_cmp(const void *a, const void *b)
+{
+	const struct flow *x = a, *y = b;
+	__u64 vx = sort_val(x), vy = sort_val(y);
+
+	if (vx != vy)
+		return vx < vy ? 1 : -1;
+	vx = x->d.tx_pkts + x->d.rx_pkts;
+	vy = y->d.tx_pkts + y->d.rx_pkts;
+	if (vx != vy)
+		return vx < vy ? 1 : -1;
+	return key_cmp(a, b);
+}
+
+/* Interval deltas: totals minus the previous totals of the same flow (same key and
+ * the same first_ns: a reused 5-tuple is a new flow).
+ */
+static void set_delta(struct flow *f)
+{
+	struct flow *p = st.nprev ? bsearch(f, st.prev, st.nprev, sizeof(*f), key_cmp) : NULL;
+
+	f->d = f->v;
+	if (p && p->v.first_ns == f->v.first_ns) {
+		f->d.tx_bytes -= p->v.tx_bytes;
+		f->d.rx_bytes -= p->v.rx_bytes;
+		f->d.tx_pkts -= p->v.tx_pkts;
+		f->d.rx_pkts -= p->v.rx_pkts;
+	}
+}
+
+static bool active(const struct flow *f)
+{
+	return f->d.tx_bytes || f->d.rx_bytes || f->d.tx_pkts || f->d.rx_pkts;
+}
+
+static bool wanted(const struct flow *f)
+{
+	return !env.pid || (pid_t)f->v.pid == env.pid;
+}
+
+static void fmt_addr(char *buf, size_t len, const struct flow_key *k, bool local)
+{
+	char a[INET6_ADDRSTRLEN];
+
+	inet_ntop(k->family == AF_INET ? AF_INET : AF_INET6, local ? k->laddr : k->raddr,
+		  a, sizeof(a));
+	if (len)
+		snprintf(buf, len, k->family == AF_INET ? "%s:%u" : "[%s]:%u", a,
+			 local ? k->lport : k->rport);
+}
+
+static __u64 mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static void json_flow(FILE *o, const struct flow *f, __u64 now)
+{
+	char l[INET6_ADDRSTRLEN], r[INET6_ADDRSTRLEN];
+	int af = f->k.family == AF_INET ? AF_INET : AF_INET6;
+	char comm[FLOWS_COMM_LEN + 1];
+
+	inet_ntop(af, f->k.laddr, l, sizeof(l));
+	inet_ntop(af, f->k.raddr, r, sizeof(r));
+	memcpy(comm, f->v.comm, FLOWS_COMM_LEN);
+	comm[FLOWS_COMM_LEN] = '\0';
+	fprintf(o, "\"netns\":%u,\"family\":\"%s\",\"proto\":\"%s\",\"laddr\":\"%s\",\"lport\":%u,"
+		"\"raddr\":\"%s\",\"rport\":%u,\"pid\":%u,\"comm\":",
+		f->k.netns, af == AF_INET ? "ipv4" : "ipv6",
+		f->k.proto == IPPROTO_TCP ? "tcp" : "udp", l, f->k.lport, r, f->k.rport, f->v.pid);
+	bpfmem_json_str(o, comm);
+	fprintf(o, ",\"tx_bytes\":%llu,\"rx_bytes\":%llu,\"tx_packets\":%llu,\"rx_packets\":%llu,"
+		"\"tx_bytes_total\":%llu,\"rx_bytes_total\":%llu,\"tx_packets_total\":%llu,"
+		"\"rx_packets_total\":%llu,\"age_ms\":%llu,\"idle_ms\":%llu",
+		(unsigned long long)f->d.tx_bytes, (unsigned long long)f->d.rx_bytes,
+		(unsigned long long)f->d.tx_pkts, (unsigned long long)f->d.rx_pkts,
+		(unsigned long long)f->v.tx_bytes, (unsigned long long)f->v.rx_bytes,
+		(unsigned long long)f->v.tx_pkts, (unsigned long long)f->v.rx_pkts,
+		(unsigned long long)(now > f->v.first_ns ? (now - f->v.first_ns) / 1000000 : 0),
+		(unsigned long long)(now > f->v.last_ns ? (now - f->v.last_ns) / 1000000 : 0));
+}
+
+static void text_row(FILE *o, const struct flow *f, bool closed, __u64 now)
+{
+	char l[64], r[64], comm[FLOWS_COMM_LEN + 1];
+
+	fmt_addr(l, sizeof(l), &f->k, true);
+	fmt_addr(r, sizeof(r), &f->k, false);
+	memcpy(comm, f->v.comm, FLOWS_COMM_LEN);
+	comm[FLOWS_COMM_LEN] = '\0';
+	if (closed)
+		fprintf(o, "CLOSED %-7u %-15s %-5s %-22s %-22s %10llu %10llu %7llu %7llu %8.3f %s\n",
+			f->v.pid, comm[0] ? comm : "-", f->k.proto == IPPROTO_TCP ? "tcp" : "udp",
+			l, r, (unsigned long long)f->v.rx_bytes,
+			(unsigned long long)f->v.tx_bytes, (unsigned long long)f->v.rx_pkts,
+			(unsigned long long)f->v.tx_pkts,
+			(f->v.last_ns > f->v.first_ns ? f->v.last_ns - f->v.first_ns : 0) / 1e9,
+			reason_name[f->reason]);
+	else
+		fprintf(o, "%-7u %-15s %-5s %-22s %-22s %10llu %10llu %7llu %7llu\n",
+			f->v.pid, comm[0] ? comm : "-", f->k.proto == IPPROTO_TCP ? "tcp" : "udp",
+			l, r, (unsigned long long)f->d.rx_bytes,
+			(unsigned long long)f->d.tx_bytes, (unsigned long long)f->d.rx_pkts,
+			(unsigned long long)f->d.tx_pkts);
+}
+
+static void add_closed(const struct flow_key *k, const struct flow_val *v, int reason)
+{
+	struct flow *f;
+
+	if (st.nclosed == st.capclosed) {
+		size_t cap = st.capclosed ? st.capclosed * 2 : 256;
+		struct flow *n = realloc(st.closed, cap * sizeof(*n));
+
+		if (!n)
+			return;
+		st.closed = n;
+		st.capclosed = cap;
+	}
+	f = &st.closed[st.nclosed++];
+	f->k = *k;
+	f->v = *v;
+	f->reason = reason;
+	st.total_closed++;
+}
+
+static int on_event(void *ctx, void *data, size_t len)
+{
+	const struct flow_event *e = data;
+
+	if (len < sizeof(*e))
+		return 0;
+	add_closed(&e->key, &e->val, e->reason);
+	return 0;
+}
+
+static void dropped_counts(struct flows_bpf *skel, long long *d)
+{
+	int i, fd = bpf_map__fd(skel->maps.dropped);
+
+	for (i = 0; i < DROP_MAX; i++)
+		d[i] = bpfmem_percpu_sum(fd, i);
+}
+
+static void json_dropped(FILE *o, const long long *d)
+{
+	int i;
+
+	fputc('{', o);
+	for (i = 0; i < DROP_MAX; i++)
+		fprintf(o, "%s\"%s\":%lld", i ? "," : "", drop_name[i], d[i]);
+	fputc('}', o);
+}
+
+/* Reads the live flows (batch lookup: safe against concurrent deletes). */
+static struct flow *read_flows(int fd, size_t *n)
+{
+	size_t cap = env.max_entries, got = 0, i;
+	struct flow_key *keys = calloc(cap, sizeof(*keys));
+	struct flow_val *vals = calloc(cap, sizeof(*vals));
+	struct flow *out = calloc(cap ? cap : 1, sizeof(*out));
+	LIBBPF_OPTS(bpf_map_batch_opts, opts);
+	__u64 batch, *in = NULL;
+	int err;
+
+	*n = 0;
+	if (!keys || !vals || !out)
+		goto fail;
+	for (;;) {
+		__u32 count = cap - got;
+
+		if (!count)
+			break;
+		err = bpf_map_lookup_batch(fd, in, &batch, keys + got, vals + got, &count, &opts);
+		if (err && errno != ENOENT)
+			goto fail;
+		got += count;
+		if (err)
+			break;
+		in = &batch;
+	}
+	for (i = 0; i < got; i++) {
+		out[i].k = keys[i];
+		out[i].v = vals[i];
+		out[i].reason = 0;
+	}
+	free(keys);
+	free(vals);
+	*n = got;
+	return out;
+fail:
+	free(keys);
+	free(vals);
+	free(out);
+	return NULL;
+}
+
+static void evict_idle(int fd, struct flow *live, size_t *n, __u64 now)
+{
+	size_t i, j = 0;
+
+	for (i = 0; i < *n; i++) {
+		struct flow *f = &live[i];
+		struct flow_val v;
+
+		if (f->k.proto == IPPROTO_UDP && env.idle > 0 && now > f->v.last_ns &&
+		    now - f->v.last_ns >= (__u64)(env.idle * 1e9) &&
+		    !bpf_map_lookup_and_delete_elem(fd, &f->k, &v)) {
+			if (v.last_ns == f->v.last_ns || now - v.last_ns >= (__u64)(env.idle * 1e9)) {
+				add_closed(&f->k, &v, FLOW_UDP_IDLE);
+				continue;
+			}
+			/* it came back to life meanwhile: put it back */
+			bpf_map_update_elem(fd, &f->k, &v, BPF_NOEXIST);
+			f->v = v;
+		}
+		live[j++] = *f;
+	}
+	*n = j;
+}
+
+static int report(struct flows_bpf *skel, struct ring_buffer *rb)
+{
+	int fd = bpf_map__fd(skel->maps.flows);
+	struct flow *live, *rows;
+	size_t n, i, nrows = 0, shown;
+	long long d[DROP_MAX];
+	__u64 now;
+	char ts[16];
+	time_t t = time(NULL);
+	FILE *o = stdout;
+
+	ring_buffer__consume(rb);
+	live = read_flows(fd, &n);
+	if (!live) {
+		bpfmem_err("cannot read the flow map: %s", strerror(errno));
+		return -1;
+	}
+	now = mono_ns();
+	evict_idle(fd, live, &n, now);
+	st.intervals++;
+	if ((long long)n > st.max_live)
+		st.max_live = n;
+	dropped_counts(skel, d);
+	strftime(ts, sizeof(ts), "%H:%M:%S", localtime(&t));
+
+	rows = calloc(n + st.nclosed + 1, sizeof(*rows));
+	if (!rows) {
+		free(live);
+		return -1;
+	}
+	for (i = 0; i < n; i++) {
+		set_delta(&live[i]);
+		if (active(&live[i]) && wanted(&live[i]))
+			rows[nrows++] = live[i];
+	}
+	for (i = 0; i < st.nclosed; i++) {
+		set_delta(&st.closed[i]);
+		if (active(&st.closed[i]) && wanted(&st.closed[i]))
+			rows[nrows++] = st.closed[i];
+	}
+	qsort(rows, nrows, sizeof(*rows), row_cmp);
+	shown = env.top && (size_t)env.top < nrows ? (size_t)env.top : nrows;
+
+	if (env.json) {
+		if (env.closed)
+			for (i = 0; i < st.nclosed; i++) {
+				struct flow f = st.closed[i];
+
+				if (!wanted(&f))
+					continue;
+				f.d = f.v;
+				fprintf(o, "{\"type\":\"closed\",\"reason\":\"%s\",",
+					reason_name[f.reason]);
+				json_flow(o, &f, f.v.last_ns);
+				fputs("}\n", o);
+			}
+		fprintf(o, "{\"type\":\"interval\",\"time\":\"%s\",\"ts\":%lld,\"live_flows\":%zu,"
+			"\"closed_flows\":%zu,\"dropped\":", ts, (long long)t, n, st.nclosed);
+		json_dropped(o, d);
+		fputs(",\"flows\":[", o);
+		for (i = 0; i < shown; i++) {
+			fputs(i ? ",{" : "{", o);
+			json_flow(o, &rows[i], now);
+			fputc('}', o);
+		}
+		fputs("]}\n", o);
+	} else {
+		if (env.closed && st.nclosed) {
+			fprintf(o, "CLOSED %-7s %-15s %-5s %-22s %-22s %10s %10s %7s %7s %8s %s\n",
+				"PID", "COMM", "PROTO", "LADDR", "RADDR", "RX_BYTES", "TX_BYTES",
+				"RX_PKT", "TX_PKT", "SECONDS", "REASON");
+			for (i = 0; i < st.nclosed; i++)
+				if (wanted(&st.closed[i]))
+					text_row(o, &st.closed[i], true, now);
+		}
+		fprintf(o, "\n%s live flows %zu, closed %zu", ts, n, st.nclosed);
+		for (i = 0; i < DROP_MAX; i++)
+			if (d[i] > 0)
+				fprintf(o, ", %lld events dropped (%s)", d[i], drop_text[i]);
+		fprintf(o, "\n%-7s %-15s %-5s %-22s %-22s %10s %10s %7s %7s\n", "PID", "COMM",
+			"PROTO", "LADDR", "RADDR", "RX_BYTES", "TX_BYTES", "RX_PKT", "TX_PKT");
+		for (i = 0; i < shown; i++)
+			text_row(o, &rows[i], false, now);
+		if (shown < nrows)
+			fprintf(o, "(%zu more flows)\n", nrows - shown);
+	}
+	fflush(o);
+	free(rows);
+	qsort(live, n, sizeof(*live), key_cmp);
+	free(st.prev);
+	st.prev = live;
+	st.nprev = n;
+	st.nclosed = 0;
+	return 0;
+}
+
+/* Returns the number of dropped events (the exit status says counts are incomplete). */
+static long long summary(struct flows_bpf *skel, bool fentry)
+{
+	long long d[DROP_MAX], total = 0;
+	int i;
+
+	dropped_counts(skel, d);
+	for (i = 0; i < DROP_MAX; i++) {
+		if (d[i] > 0) {
+			bpfmem_err("%lld events dropped (%s): counts are incomplete%s", d[i],
+				   drop_text[i], i == DROP_MAP_FULL ? " (raise --max-entries)" :
+				   i == DROP_RINGBUF ? " (raise --ringbuf or lower -i)" : "");
+			total += d[i];
+		}
+	}
+	if (env.json) {
+		printf("{\"type\":\"summary\",\"hook\":\"%s\",\"intervals\":%ld,\"max_live_flows\":%lld,"
+		       "\"closed_flows\":%lld,\"dropped\":", fentry ? "fentry" : "kprobe",
+		       st.intervals, st.max_live, st.total_closed);
+		json_dropped(stdout, d);
+		fputs(",\"maps\":[", stdout);
+		bpfmem_print_map_mem(stdout, "flows", bpf_map__fd(skel->maps.flows), true);
+		if (!fentry) {
+			fputc(',', stdout);
+			bpfmem_print_map_mem(stdout, "args", bpf_map__fd(skel->maps.args), true);
+		}
+		fputs("]}\n", stdout);
+		return total;
+	}
+	printf("\nhook %s, %ld intervals, max live flows %lld, closed flows %lld\n",
+	       fentry ? "fentry/fexit" : "kprobe/kretprobe", st.intervals, st.max_live,
+	       st.total_closed);
+	for (i = 0; i < DROP_MAX; i++)
+		if (d[i] > 0)
+			printf("%lld events dropped (%s)\n", d[i], drop_text[i]);
+	bpfmem_print_map_mem(stdout, "flows", bpf_map__fd(skel->maps.flows), false);
+	if (!fentry)
+		bpfmem_print_map_mem(stdout, "args", bpf_map__fd(skel->maps.args), false);
+	return total;
+}
+
+static int parse_args(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "interval", required_argument, NULL, 'i' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "top", required_argument, NULL, 'T' },
+		{ "sort", required_argument, NULL, 's' },
+		{ "pid", required_argument, NULL, 'p' },
+		{ "cgroup", required_argument, NULL, 'c' },
+		{ "proto", required_argument, NULL, 'P' },
+		{ "closed", no_argument, NULL, 'C' },
+		{ "idle", required_argument, NULL, 'I' },
+		{ "max-entries", required_argument, NULL, 'm' },
+		{ "ringbuf", required_argument, NULL, 'r' },
+		{ "hook", required_argument, NULL, 'H' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{},
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "i:d:T:s:p:c:46jvh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			if (bpfmem_parse_seconds(optarg, &env.interval))
+				return 2;
+			break;
+		case 'd':
+			if (bpfmem_parse_seconds(optarg, &env.duration))
+				return 2;
+			break;
+		case 'I':
+			if (bpfmem_parse_seconds(optarg, &env.idle))
+				return 2;
+			break;
+		case 'T':
+			if (bpfmem_parse_long(optarg, 0, 1000000, &env.top)) {
+				bpfmem_err("invalid -T '%s' (0..1000000)", optarg);
+				return 2;
+			}
+			break;
+		case 's':
+			if (!strcmp(optarg, "tx"))
+				env.sort = SORT_TX;
+			else if (!strcmp(optarg, "rx"))
+				env.sort = SORT_RX;
+			else if (!strcmp(optarg, "all"))
+				env.sort = SORT_ALL;
+			else {
+				bpfmem_err("invalid -s '%s' (tx|rx|all)", optarg);
+				return 2;
+			}
+			break;
+		case 'p':
+			if (bpfmem_parse_pid(optarg, &env.pid))
+				return 2;
+			break;
+		case 'c':
+			env.cgroup = optarg;
+			break;
+		case '4':
+		case '6':
+			if (env.family) {
+				bpfmem_err("-4 and -6 are exclusive");
+				return 2;
+			}
+			env.family = c == '4' ? AF_INET : AF_INET6;
+			break;
+		case 'P':
+			if (!strcmp(optarg, "tcp"))
+				env.proto = IPPROTO_TCP;
+			else if (!strcmp(optarg, "udp"))
+				env.proto = IPPROTO_UDP;
+			else {
+				bpfmem_err("invalid --proto '%s' (tcp|udp)", optarg);
+				return 2;
+			}
+			break;
+		case 'C': env.closed = true; break;
+		case 'm':
+			if (bpfmem_parse_long(optarg, 1, 1 << 24, &env.max_entries)) {
+				bpfmem_err("invalid --max-entries '%s' (1..16777216)", optarg);
+				return 2;
+			}
+			break;
+		case 'r':
+			if (bpfmem_parse_long(optarg, 4096, 1L << 30, &env.ringbuf) ||
+			    (env.ringbuf & (env.ringbuf - 1))) {
+				bpfmem_err("invalid --ringbuf '%s' (power of 2, 4096..1073741824)", optarg);
+				return 2;
+			}
+			break;
+		case 'H':
+			if (strcmp(optarg, "fentry") && strcmp(optarg, "kprobe")) {
+				bpfmem_err("invalid --hook '%s' (fentry|kprobe)", optarg);
+				return 2;
+			}
+			env.hook = optarg;
+			break;
+		case 'j': env.json = true; break;
+		case 'v': env.verbose = true; break;
+		case 'h': usage(stdout); return -1;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind < argc) {
+		bpfmem_err("unexpected argument '%s'", argv[optind]);
+		return 2;
+	}
+	return 0;
+}
+
+static void sleep_s(double s)
+{
+	struct timespec ts = { .tv_sec = (time_t)s, .tv_nsec = (s - (time_t)s) * 1e9 };
+
+	nanosleep(&ts, NULL);
+}
+
+int cmd_flows(int argc, char **argv)
+{
+	unsigned long long cgid = 0;
+	struct ring_buffer *rb = NULL;
+	struct flows_bpf *skel;
+	struct bpf_program *prog;
+	__u64 start, next, end = 0;
+	struct bpf_link *links[MAX_LINKS];
+	int err, nlinks = 0;
+	bool fentry;
+
+	err = parse_args(argc, argv);
+	if (err)
+		return err < 0 ? 0 : err;
+	if (env.cgroup && bpfmem_cgroup_id(env.cgroup, &cgid))
+		return 2;
+	if (bpfmem_loader_init(env.verbose))
+		return 1;
+	if (env.hook)
+		fentry = !strcmp(env.hook, "fentry");
+	else
+		fentry = bpfmem_fentry_can_attach(PROBE_FUNC);
+
+	skel = flows_bpf__open();
+	if (!skel) {
+		bpfmem_err("cannot open BPF object: %s", strerror(errno));
+		return 1;
+	}
+	skel->rodata->filter_family = env.family;
+	skel->rodata->filter_proto = env.proto;
+	skel->rodata->filter_cgroup = cgid;
+	bpf_map__set_max_entries(skel->maps.flows, env.max_entries);
+	bpf_map__set_max_entries(skel->maps.closed, env.ringbuf);
+	bpf_object__for_each_program(prog, skel->obj) {
+		const char *sec = bpf_program__section_name(prog);
+		bool is_fentry = !strncmp(sec, "fentry/", 7) || !strncmp(sec, "fexit/", 6);
+
+		bpf_program__set_autoload(prog, is_fentry == fentry);
+	}
+	if (fentry)	/* the args map is only used by the kprobe programs */
+		bpf_map__set_max_entries(skel->maps.args, 1);
+	err = flows_bpf__load(skel);
+	if (err) {
+		bpfmem_err("cannot load BPF programs (%s): %s", fentry ? "fentry" : "kprobe",
+			   strerror(-err));
+		goto out;
+	}
+	bpf_object__for_each_program(prog, skel->obj) {
+		struct bpf_link *link;
+
+		if (!bpf_program__autoload(prog))
+			continue;
+		link = bpf_program__attach(prog);
+		if (!link) {
+			err = -errno;
+			bpfmem_err("cannot attach %s: %s", bpf_program__section_name(prog),
+				   strerror(-err));
+			goto out;
+		}
+		if (nlinks < MAX_LINKS)
+			links[nlinks++] = link;
+	}
+	rb = ring_buffer__new(bpf_map__fd(skel->maps.closed), on_event, NULL, NULL);
+	if (!rb) {
+		err = -errno;
+		bpfmem_err("cannot create the ring buffer: %s", strerror(-err));
+		goto out;
+	}
+	bpfmem_setup_signals();
+	if (env.json)
+		printf("{\"type\":\"start\",\"hook\":\"%s\",\"max_entries\":%ld,\"ringbuf\":%ld}\n",
+		       fentry ? "fentry" : "kprobe", env.max_entries, env.ringbuf);
+	else
+		printf("Tracing TCP/UDP flows (%s)... Ctrl-C to end.\n",
+		       fentry ? "fentry/fexit" : "kprobe/kretprobe");
+	fflush(stdout);
+
+	start = mono_ns();
+	if (env.duration)
+		end = start + env.duration * 1e9;
+	next = start + env.interval * 1e9;
+	while (!bpfmem_exiting) {
+		__u64 now = mono_ns();
+		__u64 until = end && end < next ? end : next;
+
+		if (now < until) {
+			double left = (until - now) / 1e9;
+
+			sleep_s(left > 0.1 ? 0.1 : left);
+			continue;
+		}
+		if (report(skel, rb)) {
+			err = -1;
+			goto out;
+		}
+		if (end && now >= end)
+			break;
+		next += env.interval * 1e9;
+		if (next < now)
+			next = now + env.interval * 1e9;
+	}
+	if (bpfmem_exiting && report(skel, rb)) {
+		err = -1;
+		goto out;
+	}
+	fflush(stdout);
+	err = summary(skel, fentry) ? 3 : 0;
+out:
+	ring_buffer__free(rb);
+	while (nlinks > 0)
+		bpf_link__destroy(links[--nlinks]);
+	flows_bpf__destroy(skel);
+	free(st.prev);
+	free(st.closed);
+	return err == 3 ? 3 : err ? 1 : 0;
+}
