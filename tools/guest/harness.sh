@@ -117,7 +117,10 @@ if [ "$interactive" = 1 ]; then
 	"${qemu[@]}" 2>&1 | tee "$log"
 	rc=${PIPESTATUS[0]}
 else
-	timeout -k 5 "$timeout" "${qemu[@]}" </dev/null 2>&1 | tee "$log" | tr -d '\r'
+	# with --tap, console lines that are not TAP become TAP comments
+	filter=(cat)
+	[ -n "$tap" ] && filter=(sed -u -E '/^(ok|not ok) [0-9]+ /!s/^/# /')
+	timeout -k 5 "$timeout" "${qemu[@]}" </dev/null 2>&1 | tee "$log" | tr -d '\r' | "${filter[@]}"
 	rc=${PIPESTATUS[0]}
 fi
 wall=$(echo "$(date +%s.%N) - $start" | bc)
