@@ -22,7 +22,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 tr -d '\r' <"$csv" | awk -F, -v d="$tmp" '
 	/^mode,fill,occupancy_pct,elements,memory_bytes,/ { hdr = 1; next }
-	hdr && NF == 15 && ($1 == "prealloc" || $1 == "dynamic") {
+	hdr && NF >= 15 && ($1 == "prealloc" || $1 == "dynamic") {
 		f = d "/" $1 "-" $2 ".dat"
 		printf "%s %s %s\n", $3, $5 / 1024, $10 / 1024 >> f
 		if ($1 == "dynamic" && $2 == "bpf") printf "%s %s\n", $3, $10 / 1024 >> (d "/floor.dat")

@@ -26,11 +26,12 @@
  * {"mode":"prealloc"|"dynamic","fill":"bpf"|"user"|"churn-peak"|"churn-settled",
  *  "occupancy_pct":F,"elements":N,"memory_bytes":N,"kernel_bytes":N|null,
  *  "memlock_bytes":N,"cached_bytes":N|null,"pending_bytes":N|null,"floor_bytes":N,
- *  "key_size":N,"value_size":N,"max_entries":N,"element_bytes":N,"bucket_bytes":N}
+ *  "key_size":N,"value_size":N,"max_entries":N,"element_bytes":N,"bucket_bytes":N,
+ *  "forced_dynamic":BOOL}   (true: the kernel series made the "prealloc" map dynamic)
  * CSV (--csv, or --csv-file FILE next to the table): the same fields, header line
  * mode,fill,occupancy_pct,elements,memory_bytes,kernel_bytes,memlock_bytes,
  * cached_bytes,pending_bytes,floor_bytes,key_size,value_size,max_entries,
- * element_bytes,bucket_bytes (empty = n/a). tools/plot-savings.sh draws it.
+ * element_bytes,bucket_bytes,forced_dynamic (empty = n/a). tools/plot-savings.sh draws it.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -75,6 +76,7 @@ struct result {
 	const char *mode, *fill;
 	double occ;
 	long long elements, memory, kernel, memlock, cached, pending, floor;
+	int forced;	/* fdinfo "forced_dynamic: 1" (bpfmem series): not preallocated */
 };
 
 static struct result *results;
@@ -105,7 +107,8 @@ static void usage(FILE *f)
 		"  -j, --json           JSON, one object per measurement:\n"
 		"                       {mode,fill,occupancy_pct,elements,memory_bytes,kernel_bytes,\n"
 		"                       memlock_bytes,cached_bytes,pending_bytes,floor_bytes,key_size,\n"
-		"                       value_size,max_entries,element_bytes,bucket_bytes} (null = n/a)\n"
+		"                       value_size,max_entries,element_bytes,bucket_bytes,\n"
+		"                       forced_dynamic} (null = n/a)\n"
 		"  --csv                CSV (same fields) instead of the table\n"
 		"  --csv-file FILE      also write the CSV to FILE (for tools/plot-savings.sh)\n"
 		"  -v, --verbose        libbpf debug output\n"
@@ -351,6 +354,7 @@ static int add_result(const char *mode, const char *fill, double occ, int fd, co
 	r->cached = mi.cached_bytes;
 	r->pending = mi.pending_bytes;
 	r->floor = floor_of(elements);
+	r->forced = mi.forced_dynamic > 0;
 	n_results++;
 	return 0;
 }
@@ -574,7 +578,7 @@ static void print_csv(FILE *f)
 
 	fprintf(f, "mode,fill,occupancy_pct,elements,memory_bytes,kernel_bytes,memlock_bytes,"
 		"cached_bytes,pending_bytes,floor_bytes,key_size,value_size,max_entries,"
-		"element_bytes,bucket_bytes\n");
+		"element_bytes,bucket_bytes,forced_dynamic\n");
 	for (i = 0; i < n_results; i++) {
 		const struct result *r = &results[i];
 
@@ -584,8 +588,8 @@ static void print_csv(FILE *f)
 		csv_num(f, r->cached);
 		fputc(',', f);
 		csv_num(f, r->pending);
-		fprintf(f, ",%lld,%ld,%ld,%ld,%lld,%lld\n", r->floor, env.key_size, env.value_size,
-			env.max_entries, elem_bytes, bucket_bytes);
+		fprintf(f, ",%lld,%ld,%ld,%ld,%lld,%lld,%d\n", r->floor, env.key_size,
+			env.value_size, env.max_entries, elem_bytes, bucket_bytes, r->forced);
 	}
 }
 
@@ -611,8 +615,9 @@ static void print_json(void)
 		json_num("cached_bytes", r->cached);
 		json_num("pending_bytes", r->pending);
 		printf(",\"floor_bytes\":%lld,\"key_size\":%ld,\"value_size\":%ld,\"max_entries\":%ld,"
-		       "\"element_bytes\":%lld,\"bucket_bytes\":%lld}\n", r->floor, env.key_size,
-		       env.value_size, env.max_entries, elem_bytes, bucket_bytes);
+		       "\"element_bytes\":%lld,\"bucket_bytes\":%lld,\"forced_dynamic\":%s}\n",
+		       r->floor, env.key_size, env.value_size, env.max_entries, elem_bytes,
+		       bucket_bytes, r->forced ? "true" : "false");
 	}
 }
 
@@ -672,6 +677,12 @@ static void print_table(bool series)
 	}
 	if (!series)
 		printf("allocator cached/pending: n/a: kernel without the series\n");
+	for (i = 0; i < n_results; i++)
+		if (results[i].forced) {
+			printf("note: the kernel forced the 'preallocated' map dynamic "
+			       "(fdinfo forced_dynamic: 1)\n");
+			break;
+		}
 }
 
 static int parse_occ(const char *s)

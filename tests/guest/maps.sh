@@ -40,6 +40,14 @@ jget() {	# jget ID FIELD
 	sed -n "s/^\.maps\[$idx\]\.$2=//p" /tmp/maps.flat
 }
 
+# the holder's own fdinfo of map ID (what the kernel prints for it)
+holder_fdinfo() {
+	local f
+	for f in /proc/$hpid/fdinfo/*; do
+		grep -q "^map_id:[[:space:]]*$1\$" $f 2>/dev/null && { cat $f; return; }
+	done
+}
+
 n=$(grep -c '^map ' /tmp/mh.txt)
 m=$(grep -c '^\.maps\[[0-9]*\]\.id=' /tmp/maps.flat)
 [ "$n" = 6 ] && [ "$m" = "$n" ]; ok $? "-p PID lists exactly the holder's $n maps (got $m)"
@@ -58,6 +66,8 @@ while read -r _ name _ id _ type _ key _ value _ max _ flags _ elems _ memlock; 
 	mh_hash_pre|mh_lru) want_mode=prealloc ;;
 	*) want_mode=- ;;
 	esac
+	# the series may turn a preallocated map dynamic (fdinfo "forced_dynamic: 1")
+	holder_fdinfo $id | grep -q '^forced_dynamic:[[:space:]]*1$' && want_mode=forced-dynamic
 	[ "$(jget $id mode)" = "\"$want_mode\"" ] || bad="$bad mode=$(jget $id mode)"
 	case $name in
 	mh_queue)	# no key iteration for queues: must be reported unknown, not 0
