@@ -42,7 +42,7 @@ static long num(const char *s)
 /* 50 distinct syscalls that are cheap and harmless (bad fds, missing paths, getters). */
 static void many(long n)
 {
-	char buf[256];
+	char buf[4096];
 	struct timespec ts;
 	struct rlimit rl;
 	long i;
