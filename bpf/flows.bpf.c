@@ -82,7 +82,7 @@ struct {
 
 struct {
 	__uint(type, BPF_MAP_TYPE_RINGBUF);
-	__uint(max_entries, 1 << 20);	/* --ringbuf */
+	__uint(max_entries, 1 << 19);	/* --ringbuf */
 } closed SEC(".maps");
 
 /* kprobe mode only: the arguments of a send/recv until its kretprobe */

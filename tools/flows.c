@@ -25,8 +25,9 @@
  *   "tx_packets_total":N,"rx_packets_total":N,"age_ms":N,"idle_ms":N
  *   (in "closed" records the interval and total counters are both the totals)
  *  DROPPED = {"map_full":N,"alloc":N,"ringbuf":N,"args":N}
- *  MAP = bpfmem_print_map_mem(): {"name","id","max_entries","prealloc","memlock",
- *   "elements","cached_bytes","pending_bytes"} (null without the bpfmem series)
+ *  MAP = bpfmem_print_map_mem() of "flows", "closed" (the ring buffer) and, with
+ *   kprobes, "args": {"name","id","max_entries","prealloc","memlock","elements",
+ *   "cached_bytes","pending_bytes"} (the last three null without the bpfmem series)
  *  Addresses are inet_ntop() forms (IPv6 compressed); pid 0 / comm "" mean the flow
  *  was seen only on packet paths (softirq), never in a send/recv of a process.
  */
@@ -64,7 +65,7 @@ static struct env {
 	bool json, closed, verbose;
 	const char *hook;
 } env = {
-	.interval = 1, .idle = 60, .top = 20, .max_entries = 10240, .ringbuf = 1 << 20,
+	.interval = 1, .idle = 60, .top = 20, .max_entries = 10240, .ringbuf = 1 << 19,
 };
 
 struct flow {
@@ -103,8 +104,8 @@ static void usage(FILE *f)
 		"  --closed            print each closed flow's final counts (like tcplife)\n"
 		"  --idle S            report and evict UDP flows idle for S s (default 60)\n"
 		"  --max-entries N     size of the flow map (default 10240)\n"
-		"  --ringbuf BYTES     closed-flow ring buffer, power of 2 >= 4096 (default 1 MiB);\n"
-		"                      drained once per interval\n"
+		"  --ringbuf BYTES     closed-flow ring buffer, power of 2 >= 4096 (default 512 KiB,\n"
+		"                      ~3800 closed flows); drained once per interval\n"
 		"  --hook H            fentry (default when available) or kprobe\n"
 		"  -j, --json          JSON lines: {\"type\":\"interval\"|\"closed\"|\"summary\",...};\n"
 		"                      schema at the top of tools/flows.c\n"
@@ -473,6 +474,8 @@ static long long summary(struct flows_bpf *skel, bool fentry)
 		json_dropped(stdout, d);
 		fputs(",\"maps\":[", stdout);
 		bpfmem_print_map_mem(stdout, "flows", bpf_map__fd(skel->maps.flows), true);
+		fputc(',', stdout);
+		bpfmem_print_map_mem(stdout, "closed", bpf_map__fd(skel->maps.closed), true);
 		if (!fentry) {
 			fputc(',', stdout);
 			bpfmem_print_map_mem(stdout, "args", bpf_map__fd(skel->maps.args), true);
@@ -487,6 +490,7 @@ static long long summary(struct flows_bpf *skel, bool fentry)
 		if (d[i] > 0)
 			printf("%lld events dropped (%s)\n", d[i], drop_text[i]);
 	bpfmem_print_map_mem(stdout, "flows", bpf_map__fd(skel->maps.flows), false);
+	bpfmem_print_map_mem(stdout, "closed", bpf_map__fd(skel->maps.closed), false);
 	if (!fentry)
 		bpfmem_print_map_mem(stdout, "args", bpf_map__fd(skel->maps.args), false);
 	return total;
