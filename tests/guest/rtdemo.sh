@@ -1,0 +1,19 @@
+# SPDX-License-Identifier: GPL-2.0
+# The RT demo in short form (examples/rt-demo.sh): each claim it makes is a TAP result.
+. /tests/lib.sh
+sh /examples/rt-demo.sh 5 >/tmp/rtdemo.out 2>&1
+rc=$?
+sed 's/^/# /' /tmp/rtdemo.out
+has() { grep -q "^rtdemo: $1" /tmp/rtdemo.out; ok $? "$2"; }
+has "preempt_rt yes" "guest kernel reports PREEMPT_RT"
+has "selftest kprobe ok" "kprobe program on a NO_PREALLOC hash map loads and counts exactly"
+has "selftest fentry ok" "fentry program on a NO_PREALLOC hash map loads and counts exactly"
+has "cyclictest baseline cycles [1-9]" "cyclictest baseline run completed"
+has "cyclictest traced cycles [1-9]" "cyclictest run with tracers attached completed"
+has "syscalls counted getppid" "bpfmem syscalls counted the syscall workload"
+has "syscalls map counts dynamic" "bpfmem syscalls aggregate map is BPF_F_NO_PREALLOC"
+has "syscalls map inflight dynamic" "bpfmem syscalls in-flight map is BPF_F_NO_PREALLOC"
+has "flows counted tcp" "bpfmem flows counted the TCP workload"
+has "flows map flows dynamic" "bpfmem flows map is BPF_F_NO_PREALLOC"
+ok $rc "rt-demo.sh exit status"
+done_testing
