@@ -8,7 +8,9 @@
  * values are built in a per-CPU scratch buffer of the largest supported size.
  *
  * ctx (u64 args): [0] first key index, [1] number of keys, [2] op (0 insert,
- * 1 delete). Return value: operations that succeeded.
+ * 1 delete). The loop stops at the first failed operation, like a tracer that
+ * drops an event; the return value is the number of operations that succeeded
+ * (userspace retries the rest and counts the failure, see tools/savings.c).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -55,12 +57,13 @@ static long one(__u64 i, void *data)
 	*(__u32 *)s->key = k;
 	if (lc->op == 0) {
 		*(__u32 *)s->val = k;
-		if (!bpf_map_update_elem(&target, s->key, s->val, BPF_ANY))
-			lc->done++;
+		if (bpf_map_update_elem(&target, s->key, s->val, BPF_ANY))
+			return 1;
 	} else {
-		if (!bpf_map_delete_elem(&target, s->key))
-			lc->done++;
+		if (bpf_map_delete_elem(&target, s->key))
+			return 1;
 	}
+	lc->done++;
 	return 0;
 }
 

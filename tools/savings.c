@@ -27,11 +27,16 @@
  *  "occupancy_pct":F,"elements":N,"memory_bytes":N,"kernel_bytes":N|null,
  *  "memlock_bytes":N,"cached_bytes":N|null,"pending_bytes":N|null,"floor_bytes":N,
  *  "key_size":N,"value_size":N,"max_entries":N,"element_bytes":N,"bucket_bytes":N,
- *  "forced_dynamic":BOOL}   (true: the kernel series made the "prealloc" map dynamic)
+ *  "forced_dynamic":BOOL,"fill_failures":N}
+ * forced_dynamic: the kernel series made the "prealloc" map dynamic; fill_failures:
+ * inserts that failed because the allocator's per-CPU cache was empty and its
+ * refill could not run inside the program (PREEMPT_RT: the refill irq_work is a
+ * kthread); they are retried after yielding, so elements is always exact.
  * CSV (--csv, or --csv-file FILE next to the table): the same fields, header line
  * mode,fill,occupancy_pct,elements,memory_bytes,kernel_bytes,memlock_bytes,
  * cached_bytes,pending_bytes,floor_bytes,key_size,value_size,max_entries,
- * element_bytes,bucket_bytes,forced_dynamic (empty = n/a). tools/plot-savings.sh draws it.
+ * element_bytes,bucket_bytes,forced_dynamic,fill_failures (empty = n/a).
+ * tools/plot-savings.sh draws it.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -77,6 +82,7 @@ struct result {
 	double occ;
 	long long elements, memory, kernel, memlock, cached, pending, floor;
 	int forced;	/* fdinfo "forced_dynamic: 1" (bpfmem series): not preallocated */
+	long long fails;	/* failed insert runs/calls that had to be retried */
 };
 
 static struct result *results;
@@ -108,7 +114,7 @@ static void usage(FILE *f)
 		"                       {mode,fill,occupancy_pct,elements,memory_bytes,kernel_bytes,\n"
 		"                       memlock_bytes,cached_bytes,pending_bytes,floor_bytes,key_size,\n"
 		"                       value_size,max_entries,element_bytes,bucket_bytes,\n"
-		"                       forced_dynamic} (null = n/a)\n"
+		"                       forced_dynamic,fill_failures} (null = n/a)\n"
 		"  --csv                CSV (same fields) instead of the table\n"
 		"  --csv-file FILE      also write the CSV to FILE (for tools/plot-savings.sh)\n"
 		"  -v, --verbose        libbpf debug output\n"
@@ -273,8 +279,10 @@ static struct savings_bpf *load_filler(int map_fd)
 	return skel;
 }
 
-/* runs the filler program: op 0 insert, 1 delete; on @cpu if >= 0 */
-static long long bpf_ops(struct savings_bpf *skel, long long start, long long count, int op,
+/* runs the filler program once: op 0 insert, 1 delete; on @cpu if >= 0; returns the
+ * operations done before the first failure
+ */
+static long long bpf_run(struct savings_bpf *skel, long long start, long long count, int op,
 			 int cpu)
 {
 	__u64 args[3] = { start, count, op };
@@ -291,18 +299,60 @@ static long long bpf_ops(struct savings_bpf *skel, long long start, long long co
 	return o.retval;
 }
 
-static long long user_fill(int fd, long long count)
+#define RETRY_LIMIT 2000	/* consecutive runs without progress: ~2 s */
+
+/*
+ * All @count operations from BPF. An insert fails when the allocator's per-CPU
+ * cache is empty and its refill (irq_work; a kthread on PREEMPT_RT) could not run
+ * during the program: like a tracer, the program then drops the event. Here the
+ * rest is retried after yielding, and every failed run is counted in @fails.
+ * Deletes never fail transiently. Returns operations done.
+ */
+static long long bpf_ops(struct savings_bpf *skel, long long start, long long count, int op,
+			 int cpu, long long *fails)
+{
+	long long done = 0, n;
+	int idle = 0;
+
+	while (done < count) {
+		n = bpf_run(skel, start + done, count - done, op, cpu);
+		if (n < 0)
+			return done ? done : n;
+		done += n;
+		if (done == count)
+			break;
+		if (op != 0)
+			break;
+		(*fails)++;
+		if (n == 0 && ++idle > RETRY_LIMIT)
+			break;
+		if (n)
+			idle = 0;
+		sleep_s(0.001);
+	}
+	return done;
+}
+
+static long long user_fill(int fd, long long count, long long *fails)
 {
 	unsigned char key[SAVINGS_MAX_KV] = {}, val[SAVINGS_MAX_KV] = {};
 	long long i;
+	int idle = 0;
 
 	for (i = 0; i < count; i++) {
 		__u32 k = i;
 
 		memcpy(key, &k, sizeof(k));
 		memcpy(val, &k, sizeof(k));
-		if (bpf_map_update_elem(fd, key, val, BPF_ANY))
-			return i;
+		if (bpf_map_update_elem(fd, key, val, BPF_ANY)) {
+			if (errno != ENOMEM || ++idle > RETRY_LIMIT)
+				return i;
+			(*fails)++;
+			sleep_s(0.001);
+			i--;
+			continue;
+		}
+		idle = 0;
 	}
 	return i;
 }
@@ -328,7 +378,7 @@ static long long floor_of(long long elements)
 }
 
 static int add_result(const char *mode, const char *fill, double occ, int fd, const char *cg,
-		      long long elements)
+		      long long elements, long long fails)
 {
 	struct bpfmem_map_info mi;
 	struct result *r;
@@ -355,6 +405,7 @@ static int add_result(const char *mode, const char *fill, double occ, int fd, co
 	r->pending = mi.pending_bytes;
 	r->floor = floor_of(elements);
 	r->forced = mi.forced_dynamic > 0;
+	r->fails = fails;
 	n_results++;
 	return 0;
 }
@@ -370,7 +421,7 @@ static long long target_of(double occ)
 static int fill_case(bool prealloc, bool bpf, double occ)
 {
 	struct savings_bpf *skel = NULL;
-	long long n = target_of(occ), done, elems;
+	long long n = target_of(occ), done, elems, fails = 0;
 	char cg[128];
 	int fd, err = -1;
 
@@ -383,9 +434,9 @@ static int fill_case(bool prealloc, bool bpf, double occ)
 		skel = load_filler(fd);
 		if (!skel)
 			goto out;
-		done = bpf_ops(skel, 0, n, 0, -1);
+		done = bpf_ops(skel, 0, n, 0, -1, &fails);
 	} else {
-		done = user_fill(fd, n);
+		done = user_fill(fd, n, &fails);
 	}
 	if (done != n) {
 		bpfmem_err("%s fill of the %s map stopped at %lld of %lld elements%s",
@@ -400,7 +451,8 @@ static int fill_case(bool prealloc, bool bpf, double occ)
 		bpfmem_err("map holds %lld elements after inserting %lld", elems, n);
 		goto out;
 	}
-	err = add_result(prealloc ? "prealloc" : "dynamic", bpf ? "bpf" : "user", occ, fd, cg, n);
+	err = add_result(prealloc ? "prealloc" : "dynamic", bpf ? "bpf" : "user", occ, fd, cg, n,
+			 fails);
 out:
 	savings_bpf__destroy(skel);
 	close(fd);
@@ -416,7 +468,7 @@ struct churn_worker {
 	int cpu;
 	struct savings_bpf *skel;
 	long long del_start, ins_start, batch;
-	long long deleted, inserted;
+	long long deleted, inserted, fails;
 	int err;
 };
 
@@ -435,8 +487,8 @@ static void *churn_thread(void *arg)
 		pthread_barrier_wait(&bar_start);
 		if (churn_stop)
 			break;
-		w->deleted = bpf_ops(w->skel, w->del_start, w->batch, 1, w->cpu);
-		w->inserted = bpf_ops(w->skel, w->ins_start, w->batch, 0, w->cpu);
+		w->deleted = bpf_ops(w->skel, w->del_start, w->batch, 1, w->cpu, &w->fails);
+		w->inserted = bpf_ops(w->skel, w->ins_start, w->batch, 0, w->cpu, &w->fails);
 		pthread_barrier_wait(&bar_end);
 	}
 	return NULL;
@@ -447,6 +499,7 @@ static int churn_case(bool prealloc)
 	struct churn_worker *w;
 	struct savings_bpf *skel = NULL;
 	long long k = target_of(env.churn_occ), batch, lo = 0, peak = -1, peak_kernel = -1;
+	long long fails = 0;
 	const char *mode = prealloc ? "prealloc" : "dynamic";
 	char cg[128];
 	long r;
@@ -466,7 +519,7 @@ static int churn_case(bool prealloc)
 	skel = load_filler(fd);
 	if (!skel)
 		goto out;
-	if (bpf_ops(skel, 0, k, 0, -1) != k) {
+	if (bpf_ops(skel, 0, k, 0, -1, &fails) != k) {
 		bpfmem_err("churn: filling the %s map to %lld elements failed", mode, k);
 		goto out;
 	}
@@ -518,13 +571,15 @@ static int churn_case(bool prealloc)
 		bpfmem_err("churn: map holds %lld elements, expected %lld", count_elements(fd), k);
 		goto out;
 	}
+	for (c = 0; c < ncpus; c++)
+		fails += w[c].fails;
 	/* peak: the largest drained memory.current seen after a round */
-	if (add_result(mode, "churn-peak", env.churn_occ, fd, cg, k))
+	if (add_result(mode, "churn-peak", env.churn_occ, fd, cg, k, fails))
 		goto out;
 	results[n_results - 1].memory = peak;
 	results[n_results - 1].kernel = peak_kernel;
 	sleep_s(env.settle);
-	err = add_result(mode, "churn-settled", env.churn_occ, fd, cg, k);
+	err = add_result(mode, "churn-settled", env.churn_occ, fd, cg, k, fails);
 out:
 	savings_bpf__destroy(skel);
 	close(fd);
@@ -578,7 +633,7 @@ static void print_csv(FILE *f)
 
 	fprintf(f, "mode,fill,occupancy_pct,elements,memory_bytes,kernel_bytes,memlock_bytes,"
 		"cached_bytes,pending_bytes,floor_bytes,key_size,value_size,max_entries,"
-		"element_bytes,bucket_bytes,forced_dynamic\n");
+		"element_bytes,bucket_bytes,forced_dynamic,fill_failures\n");
 	for (i = 0; i < n_results; i++) {
 		const struct result *r = &results[i];
 
@@ -588,8 +643,8 @@ static void print_csv(FILE *f)
 		csv_num(f, r->cached);
 		fputc(',', f);
 		csv_num(f, r->pending);
-		fprintf(f, ",%lld,%ld,%ld,%ld,%lld,%lld,%d\n", r->floor, env.key_size,
-			env.value_size, env.max_entries, elem_bytes, bucket_bytes, r->forced);
+		fprintf(f, ",%lld,%ld,%ld,%ld,%lld,%lld,%d,%lld\n", r->floor, env.key_size,
+			env.value_size, env.max_entries, elem_bytes, bucket_bytes, r->forced, r->fails);
 	}
 }
 
@@ -615,9 +670,10 @@ static void print_json(void)
 		json_num("cached_bytes", r->cached);
 		json_num("pending_bytes", r->pending);
 		printf(",\"floor_bytes\":%lld,\"key_size\":%ld,\"value_size\":%ld,\"max_entries\":%ld,"
-		       "\"element_bytes\":%lld,\"bucket_bytes\":%lld,\"forced_dynamic\":%s}\n",
-		       r->floor, env.key_size, env.value_size, env.max_entries, elem_bytes,
-		       bucket_bytes, r->forced ? "true" : "false");
+		       "\"element_bytes\":%lld,\"bucket_bytes\":%lld,\"forced_dynamic\":%s,"
+		       "\"fill_failures\":%lld}\n", r->floor, env.key_size, env.value_size,
+		       env.max_entries, elem_bytes, bucket_bytes, r->forced ? "true" : "false",
+		       r->fails);
 	}
 }
 
@@ -677,6 +733,11 @@ static void print_table(bool series)
 	}
 	if (!series)
 		printf("allocator cached/pending: n/a: kernel without the series\n");
+	for (i = 0; i < n_results; i++)
+		if (results[i].fails)
+			printf("%s %s fill at %g%%: %lld inserts failed (allocator cache empty, refill "
+			       "could not run in the program) and were retried\n", results[i].mode,
+			       results[i].fill, results[i].occ, results[i].fails);
 	for (i = 0; i < n_results; i++)
 		if (results[i].forced) {
 			printf("note: the kernel forced the 'preallocated' map dynamic "
