@@ -21,7 +21,8 @@
  *   tcp_v4_do_rcv, tcp_v6_do_rcv       every TCP segment of a full socket, directly or
  *                                      from the backlog (where coalescing keeps
  *                                      gso_segs); listeners and request/timewait
- *                                      minisocks are skipped
+ *                                      minisocks are skipped; tcp_v6_do_rcv passes
+ *                                      IPv4 (v4-mapped) to tcp_v4_do_rcv: counted there
  *   __udp_enqueue_schedule_skb         every UDP datagram queued to a socket, IPv4 and
  *                                      IPv6 (drops on a full receive queue count too)
  *  teardown:
@@ -52,6 +53,7 @@
 #define AF_INET		2
 #define AF_INET6	10
 #define MSG_PEEK	2
+#define ETH_P_IP	0x0800
 #define E2BIG		7
 #define EEXIST		17
 /* TCP states (include/net/tcp_states.h) */
@@ -104,8 +106,8 @@ static __always_inline void drop(__u32 why)
 {
 	__u64 *v = bpf_map_lookup_elem(&dropped, &why);
 
-	if (v)
-		*v += 1;
+	if (v)	/* atomic: on PREEMPT_RT another task can run on this CPU meanwhile */
+		__sync_fetch_and_add(v, 1);
 }
 
 /* Flow key of a full socket; false if the socket is not one we count. @packet:
@@ -305,10 +307,13 @@ static __always_inline void on_ip_out(struct sock *sk, struct sk_buff *skb)
 	account(&k, sk, 0, 0, skb_segs(skb), 0, false);
 }
 
-static __always_inline void on_tcp_rcv(struct sock *sk, struct sk_buff *skb)
+static __always_inline void on_tcp_rcv(struct sock *sk, struct sk_buff *skb, bool v6)
 {
 	struct flow_key k;
 
+	/* tcp_v6_do_rcv hands IPv4 packets (v4-mapped sockets) to tcp_v4_do_rcv */
+	if (v6 && BPF_CORE_READ(skb, protocol) == bpf_htons(ETH_P_IP))
+		return;
 	if (!sk || !sk_key(sk, &k, true))
 		return;
 	account(&k, sk, 0, 0, 0, skb_segs(skb), false);
@@ -457,14 +462,14 @@ int BPF_PROG(fe_ip6_output, struct net *net, struct sock *sk, struct sk_buff *sk
 SEC("fentry/tcp_v4_do_rcv")
 int BPF_PROG(fe_tcp_v4_do_rcv, struct sock *sk, struct sk_buff *skb)
 {
-	on_tcp_rcv(sk, skb);
+	on_tcp_rcv(sk, skb, false);
 	return 0;
 }
 
 SEC("fentry/tcp_v6_do_rcv")
 int BPF_PROG(fe_tcp_v6_do_rcv, struct sock *sk, struct sk_buff *skb)
 {
-	on_tcp_rcv(sk, skb);
+	on_tcp_rcv(sk, skb, true);
 	return 0;
 }
 
@@ -558,14 +563,14 @@ int BPF_KPROBE(kp_ip6_output, struct net *net, struct sock *sk, struct sk_buff *
 SEC("kprobe/tcp_v4_do_rcv")
 int BPF_KPROBE(kp_tcp_v4_do_rcv, struct sock *sk, struct sk_buff *skb)
 {
-	on_tcp_rcv(sk, skb);
+	on_tcp_rcv(sk, skb, false);
 	return 0;
 }
 
 SEC("kprobe/tcp_v6_do_rcv")
 int BPF_KPROBE(kp_tcp_v6_do_rcv, struct sock *sk, struct sk_buff *skb)
 {
-	on_tcp_rcv(sk, skb);
+	on_tcp_rcv(sk, skb, true);
 	return 0;
 }
 

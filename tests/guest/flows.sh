@@ -123,13 +123,15 @@ start_flows /tmp/lo.json -j --closed -i 1 -T 0
 	flowgen tcp 127.0.0.1 5000 $NCONN $MiB &&
 	flowgen tcp ::1 5000 $NCONN $MiB &&
 	flowgen udp 127.0.0.1 5001 $NDGRAM $DGRAM &&
-	flowgen udp ::1 5001 $NDGRAM $DGRAM
+	flowgen udp ::1 5001 $NDGRAM $DGRAM &&
+	flowgen tcp ::ffff:127.0.0.1 5000 2 $MiB &&
+	flowgen udp ::ffff:127.0.0.1 5001 100 $DGRAM
 } >/tmp/lo.gen
-ok $? "flowgen on loopback: $NCONN TCP x 1 MiB each way and $NDGRAM x $DGRAM B UDP, v4 and v6"
+ok $? "flowgen on loopback: $NCONN TCP x 1 MiB each way and $NDGRAM x $DGRAM B UDP, v4, v6 and v4-mapped v6"
 sleep 1.5
 stop_flows
 ok $? "bpfmem flows -j exits 0 on SIGINT"
-grep -c '^flow tcp' /tmp/lo.gen | grep -qx $((2 * NCONN)); ok $? "flowgen reported $((2 * NCONN)) TCP flows"
+grep -c '^flow tcp' /tmp/lo.gen | grep -qx $((2 * NCONN + 2)); ok $? "flowgen reported $((2 * NCONN + 2)) TCP flows"
 # lo MTU 65536: MSS 65483 (IPv4); IPv6 65476 - use the smaller for both
 check_gen /tmp/lo.json /tmp/lo.gen 65476
 ok $? "loopback: every flow and its mirror closed with exact bytes, packets in bounds"
@@ -143,7 +145,7 @@ for fam in ipv4 ipv6; do
 done
 [ "$(last_interval /tmp/lo.json live_flows)" = 0 ]; ok $? "map empty after the flows closed (live_flows 0)"
 n=$(grep -c '"type":"closed","reason":"tcp_close"' /tmp/lo.json)
-[ "$n" = $((4 * NCONN)) ]; ok $? "one tcp_close record per TCP socket ($n, expected $((4 * NCONN)))"
+[ "$n" = $((4 * NCONN + 4)) ]; ok $? "one tcp_close record per TCP socket ($n, expected $((4 * NCONN + 4)))"
 grep '"type":"summary"' /tmp/lo.json | grep -q '"dropped":{"map_full":0,"alloc":0,"ringbuf":0,"args":0}'
 ok $? "no dropped events"
 grep '"type":"summary"' /tmp/lo.json | grep -q '"maps":\[{"name":"flows".*"prealloc":false,"memlock":[0-9]'
@@ -153,6 +155,8 @@ check "JSON output parses (strict validator, $(wc -l </tmp/lo.json) lines)" flow
 printf '{"a":1,}\n' | flowgen json >/dev/null 2>&1; [ $? != 0 ]; ok $? "the JSON validator rejects invalid JSON"
 # IPv6 printed in compressed form
 grep -q '"laddr":"::1"' /tmp/lo.json; ok $? "IPv6 addresses in compressed form (::1)"
+grep -q '"family":"ipv6","proto":"udp","laddr":"::ffff:127.0.0.1"' /tmp/lo.json
+ok $? "v4-mapped IPv6 sockets: one flow each (checked exact above: no double counting)"
 
 # ---- veth between two network namespaces ----
 # iproute2 (--add /bin/ip), by path: busybox sh runs its own applets before $PATH
