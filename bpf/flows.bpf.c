@@ -38,6 +38,10 @@
  *                                      unconnected socket has one flow per peer: all
  *                                      of its entries are evicted (bpf_for_each_map_elem)
  *
+ * A send/recv already blocked in the kernel when the programs attach returns
+ * through the old code: fexit (and kretprobe) do not see it, so traffic of calls in
+ * flight at start is not counted.
+ *
  * UDP flows: local address/port from the socket (a wildcard-bound socket shows
  * 0.0.0.0 or ::), remote from the datagram (msg_name on send/recv, IP/UDP header on
  * the packet paths), else the connected peer.

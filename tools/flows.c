@@ -52,7 +52,8 @@
 static const char *reason_name[] = { "?", "tcp_close", "udp_destroy", "udp_idle" };
 static const char *drop_name[DROP_MAX] = { "map_full", "alloc", "ringbuf", "args" };
 static const char *drop_text[DROP_MAX] = {
-	"map full", "allocation failure", "ring buffer full", "kprobe args map full"
+	"map full", "update failed: allocation or busy bucket", "ring buffer full",
+	"kprobe args map full"
 };
 
 static struct env {
