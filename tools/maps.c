@@ -34,7 +34,9 @@
  *             "slab_unreclaimable":N|null,"vmalloc":N|null}],
  *  "totals":{"maps":N,"memlock":N,"elements":N,"cached_bytes":N|null,"pending_bytes":N|null},
  *  "allocators":{"allocators":N,"cached_bytes":N,"pending_bytes":N,
- *                "unowned_cached_bytes":N,"unowned_pending_bytes":N}|null}
+ *                "unowned":[{"owner":S,"allocators":N,"cached_bytes":N,"pending_bytes":N}]}|null}
+ * "allocators" comes from the debugfs listing (series; totals line, and the
+ * allocators with map_id=0 summed per owner); null where the listing is absent.
  * All sizes in bytes. null = not available (kernel without the series, root cgroup).
  * "memcg" is the cgroup the map's memory is charged to (map->objcg, read by the
  * iterator: memcg_source "objcg"; "/" when the map was created in the root cgroup),
@@ -48,6 +50,7 @@
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <getopt.h>
 #include <limits.h>
@@ -418,7 +421,77 @@ struct sample {
 	bool series;
 	bool have_ma;
 	struct bpfmem_ma_totals ma;
+	/* allocators no map owns (map_id 0), summed per owner */
+	struct unowned {
+		char owner[64];
+		long long allocators, cached, pending;
+	} *unowned;
+	int n_unowned;
 };
+
+/* the debugfs allocator listing: 0, -ENOENT when absent, -EINVAL unknown format */
+static int read_ma_listing(struct sample *s)
+{
+	struct bpfmem_ma_line *lines;
+	size_t cap = 1 << 16, got = 0;
+	char *buf = NULL;
+	int fd, n, i, k, err;
+	ssize_t r;
+
+	s->n_unowned = 0;
+	fd = open(BPFMEM_DEBUGFS_MA, O_RDONLY);
+	if (fd < 0)
+		return -ENOENT;
+	for (;;) {
+		if (!buf || got == cap - 1) {
+			char *q = realloc(buf, buf ? (cap *= 2) : cap);
+
+			if (!q) {
+				close(fd);
+				free(buf);
+				return -ENOMEM;
+			}
+			buf = q;
+		}
+		r = read(fd, buf + got, cap - 1 - got);
+		if (r <= 0)
+			break;
+		got += r;
+	}
+	close(fd);
+	if (r < 0) {
+		free(buf);
+		return -ENOENT;
+	}
+	buf[got] = '\0';
+	err = bpfmem_parse_ma_listing(buf, &lines, &n, &s->ma);
+	free(buf);
+	if (err)
+		return -EINVAL;
+	for (i = 0; i < n; i++) {
+		if (lines[i].map_id)
+			continue;
+		for (k = 0; k < s->n_unowned; k++)
+			if (!strcmp(s->unowned[k].owner, lines[i].owner))
+				break;
+		if (k == s->n_unowned) {
+			void *q = realloc(s->unowned, (k + 1) * sizeof(*s->unowned));
+
+			if (!q)
+				break;
+			s->unowned = q;
+			memset(&s->unowned[k], 0, sizeof(s->unowned[k]));
+			snprintf(s->unowned[k].owner, sizeof(s->unowned[k].owner), "%s",
+				 lines[i].owner);
+			s->n_unowned++;
+		}
+		s->unowned[k].allocators++;
+		s->unowned[k].cached += lines[i].cached_bytes;
+		s->unowned[k].pending += lines[i].pending_bytes;
+	}
+	free(lines);
+	return 0;
+}
 
 static int cmp_rows(const void *pa, const void *pb)
 {
@@ -600,7 +673,12 @@ static int take_sample(struct sample *s)
 		return -ENOENT;
 	}
 	qsort(s->rows, s->n, sizeof(*s->rows), cmp_rows);
-	s->have_ma = s->series && bpfmem_ma_totals(&s->ma) == 0;
+	err = read_ma_listing(s);
+	if (err == -EINVAL) {
+		bpfmem_err("unknown format of %s (see kernel/ABI.md)", BPFMEM_DEBUGFS_MA);
+		return err;
+	}
+	s->have_ma = err == 0;
 	return 0;
 }
 
@@ -690,12 +768,20 @@ static void print_text(const struct sample *s)
 	print_num(t.cached, 10);
 	print_num(t.pending, 10);
 	printf("  %zu maps\n", s->n);
-	if (s->have_ma)
-		printf("%5s %-16s %-16s %-14s %5s %5s %8s %8s %-8s %10s %10lld %10lld  %lld allocators in all\n",
-		       "", "UNOWNED-ALLOC", "(no map)", "", "", "", "", "", "", "",
-		       s->ma.cached_bytes - (t.cached > 0 ? t.cached : 0),
-		       s->ma.pending_bytes - (t.pending > 0 ? t.pending : 0), s->ma.allocators);
-	else if (!s->series)
+	if (s->have_ma) {
+		for (i = 0; i < (size_t)s->n_unowned; i++) {
+			char what[96];
+
+			snprintf(what, sizeof(what), "%s x%lld", s->unowned[i].owner,
+				 s->unowned[i].allocators);
+			printf("%5s %-16s %-16s %-14s %5s %5s %8s %8s %-8s %10s %10lld %10lld  %s\n",
+			       "", "UNOWNED-ALLOC", what, "", "", "", "", "", "", "",
+			       s->unowned[i].cached, s->unowned[i].pending, "(no map)");
+		}
+		printf("%5s %-16s %-16s %-14s %5s %5s %8s %8s %-8s %10s %10lld %10lld  %lld allocators\n",
+		       "", "ALL-ALLOCATORS", "(debugfs total)", "", "", "", "", "", "", "",
+		       s->ma.cached_bytes, s->ma.pending_bytes, s->ma.allocators);
+	} else if (!s->series)
 		printf("allocator caches: n/a: kernel without the series\n");
 	else
 		printf("allocator caches: n/a: %s not readable (debugfs mounted? listing not in this kernel?)\n",
@@ -780,14 +866,19 @@ static void print_json(const struct sample *s)
 	json_num("cached_bytes", t.cached);
 	json_num("pending_bytes", t.pending);
 	printf("},\"allocators\":");
-	if (s->have_ma)
+	if (s->have_ma) {
 		printf("{\"allocators\":%lld,\"cached_bytes\":%lld,\"pending_bytes\":%lld,"
-		       "\"unowned_cached_bytes\":%lld,\"unowned_pending_bytes\":%lld}}\n",
-		       s->ma.allocators, s->ma.cached_bytes, s->ma.pending_bytes,
-		       s->ma.cached_bytes - (t.cached > 0 ? t.cached : 0),
-		       s->ma.pending_bytes - (t.pending > 0 ? t.pending : 0));
-	else
+		       "\"unowned\":[", s->ma.allocators, s->ma.cached_bytes, s->ma.pending_bytes);
+		for (i = 0; i < (size_t)s->n_unowned; i++) {
+			printf("%s{\"owner\":", i ? "," : "");
+			bpfmem_json_str(stdout, s->unowned[i].owner);
+			printf(",\"allocators\":%lld,\"cached_bytes\":%lld,\"pending_bytes\":%lld}",
+			       s->unowned[i].allocators, s->unowned[i].cached, s->unowned[i].pending);
+		}
+		printf("]}}\n");
+	} else {
 		printf("null}\n");
+	}
 	fflush(stdout);
 }
 
@@ -878,6 +969,20 @@ static void print_prom(const struct sample *s)
 		printf("# HELP bpfmem_alloc_allocators bpf_mem_alloc allocators.\n"
 		       "# TYPE bpfmem_alloc_allocators gauge\nbpfmem_alloc_allocators %lld\n",
 		       s->ma.allocators);
+		printf("# HELP bpfmem_alloc_unowned_cached_bytes Bytes cached by allocators no map owns.\n"
+		       "# TYPE bpfmem_alloc_unowned_cached_bytes gauge\n");
+		for (i = 0; i < (size_t)s->n_unowned; i++) {
+			printf("bpfmem_alloc_unowned_cached_bytes{owner=\"");
+			prom_str(s->unowned[i].owner);
+			printf("\"} %lld\n", s->unowned[i].cached);
+		}
+		printf("# HELP bpfmem_alloc_unowned_pending_bytes Bytes of allocators no map owns waiting for a grace period.\n"
+		       "# TYPE bpfmem_alloc_unowned_pending_bytes gauge\n");
+		for (i = 0; i < (size_t)s->n_unowned; i++) {
+			printf("bpfmem_alloc_unowned_pending_bytes{owner=\"");
+			prom_str(s->unowned[i].owner);
+			printf("\"} %lld\n", s->unowned[i].pending);
+		}
 	}
 	{
 		static const char *const mf[][2] = {
@@ -1034,6 +1139,7 @@ int cmd_maps(int argc, char **argv)
 	maps_bpf__destroy(skel);
 	free(s.rows);
 	free(s.memcgs);
+	free(s.unowned);
 	free(owns);
 	return ret;
 }

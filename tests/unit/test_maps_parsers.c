@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bpfmem.h"
@@ -99,6 +100,72 @@ int main(void)
 	      "/proc/PID/cgroup: unknown format is an error");
 	CHECK(bpfmem_parse_proc_cgroup("0::/abcdef\n", path, 4) == -ENAMETOOLONG,
 	      "/proc/PID/cgroup: too long a path is an error");
+
+	/* debugfs allocator listing, format of kernel/ABI.md section 2 */
+	{
+		static const char l1[] =
+			"owner=htab map_id=7 map_name=flows mode=fixed unit_size=144 obj_bytes=192 "
+			"low_wm=32 high_wm=96 free_cnt=0:40,1:3 allocs=120 alloc_failures=2 frees=20 "
+			"frees_extra=0 frees_rcu=0 refill_runs=3 refill_objs=143 refill_reused=0 "
+			"trimmed_objs=0 gp_queued=0 gp_freed=0 cached_objs=43 cached_bytes=8256 "
+			"pending_objs=0 pending_bytes=0";
+		static const char l2[] =
+			"owner=global map_id=0 map_name=- mode=kmalloc unit_size=24,40,72 "
+			"obj_bytes=32,64,96 low_wm=32,32,32 high_wm=96,96,96 free_cnt=0:12,1:0 "
+			"allocs=5 alloc_failures=0 frees=5 frees_extra=0 frees_rcu=1 refill_runs=1 "
+			"refill_objs=12 refill_reused=0 trimmed_objs=0 gp_queued=1 gp_freed=0 "
+			"cached_objs=12 cached_bytes=640 pending_objs=1 pending_bytes=32";
+		struct bpfmem_ma_line m, *lines;
+		struct bpfmem_ma_totals t;
+		char listing[4096];
+		int cnt;
+
+		CHECK(bpfmem_parse_ma_line(l1, &m) == 0 && !strcmp(m.owner, "htab") && m.map_id == 7 &&
+		      !strcmp(m.map_name, "flows") && !strcmp(m.mode, "fixed") && m.allocs == 120 &&
+		      m.alloc_failures == 2 && m.cached_objs == 43 && m.cached_bytes == 8256 &&
+		      m.pending_bytes == 0, "allocator line of a map parses");
+		CHECK(bpfmem_parse_ma_line(l2, &m) == 0 && m.map_id == 0 &&
+		      !strcmp(m.map_name, "-") && m.pending_objs == 1 && m.pending_bytes == 32,
+		      "allocator line without a map (global, kmalloc mode, lists) parses");
+		snprintf(copy, sizeof(copy), "%s extra=1", l1);
+		CHECK(bpfmem_parse_ma_line(copy, &m) != 0, "allocator line: unknown trailing key is an error");
+		snprintf(copy, sizeof(copy), "%s", l1);
+		*strstr(copy, "allocs=") = 'X';
+		CHECK(bpfmem_parse_ma_line(copy, &m) != 0, "allocator line: renamed key is an error");
+		snprintf(copy, sizeof(copy), "%s", l1);
+		memcpy(strstr(copy, "mode=fixed"), "mode=fuzzy", 10);
+		CHECK(bpfmem_parse_ma_line(copy, &m) != 0, "allocator line: unknown mode is an error");
+		snprintf(copy, sizeof(copy), "%s", l1);
+		memcpy(strstr(copy, "free_cnt=0:40"), "free_cnt=0-40", 13);
+		CHECK(bpfmem_parse_ma_line(copy, &m) != 0, "allocator line: bad free_cnt is an error");
+
+		snprintf(listing, sizeof(listing), "%s\n%s\ntotal: allocators=2 cached_bytes=8896 "
+			 "pending_bytes=32\n", l1, l2);
+		CHECK(bpfmem_parse_ma_listing(listing, &lines, &cnt, &t) == 0 && cnt == 2 &&
+		      lines[1].map_id == 0 && t.allocators == 2 && t.cached_bytes == 8896,
+		      "listing: allocator lines and totals");
+		free(lines);
+		snprintf(listing, sizeof(listing), "%s\ntotal: allocators=2 cached_bytes=0 "
+			 "pending_bytes=0\n", l1);
+		CHECK(bpfmem_parse_ma_listing(listing, &lines, &cnt, &t) != 0,
+		      "listing: totals count not matching the lines is an error");
+		snprintf(listing, sizeof(listing), "%s\n", l1);
+		CHECK(bpfmem_parse_ma_listing(listing, &lines, &cnt, &t) != 0,
+		      "listing: missing totals line is an error");
+		CHECK(bpfmem_parse_ma_listing("total: allocators=0 cached_bytes=0 pending_bytes=0\n",
+					      &lines, &cnt, &t) == 0 && cnt == 0,
+		      "listing: no allocators, totals only");
+		free(lines);
+	}
+
+	/* fdinfo lines of the series, format of kernel/ABI.md section 1 */
+	snprintf(copy, sizeof(copy), "%s", sample("base-fdinfo-hash-dynamic.txt"));
+	strcat(copy, "elements:\t300\nalloc_cached_objs:\t50\nalloc_cached_bytes:\t1600\n"
+	       "alloc_pending_objs:\t2\nalloc_pending_bytes:\t64\nalloc_failures:\t0\n");
+	CHECK(bpfmem_parse_map_fdinfo(copy, &mi) == 0 && mi.elements == 300 &&
+	      mi.cached_objs == 50 && mi.cached_bytes == 1600 && mi.pending_objs == 2 &&
+	      mi.pending_bytes == 64 && mi.alloc_failures == 0 && mi.memlock == 41312,
+	      "series fdinfo lines after the base ones");
 
 	printf("1..%d\n", n);
 	return failed ? 1 : 0;

@@ -88,6 +88,23 @@ int bpfmem_parse_memcg_stat(const char *text, const char *key, long long *val);
 /* /proc/PID/cgroup: the cgroup v2 ("0::") path; -ENOENT without one. */
 int bpfmem_parse_proc_cgroup(const char *text, char *path, size_t len);
 
+/* One allocator line of the debugfs listing (kernel/ABI.md section 2). */
+struct bpfmem_ma_line {
+	char owner[64];
+	unsigned int map_id;	/* 0: not owned by a map */
+	char map_name[32];	/* "-" when none */
+	char mode[16];		/* fixed, kmalloc, percpu */
+	long long allocs, alloc_failures;
+	long long cached_objs, cached_bytes, pending_objs, pending_bytes;
+};
+/* Exact: all keys in the documented order, nothing else; -EINVAL otherwise. */
+int bpfmem_parse_ma_line(const char *line, struct bpfmem_ma_line *m);
+/* Whole listing: allocator lines then the totals line (count must match).
+ * *lines is malloc()ed (caller frees); -EINVAL on any unknown format.
+ */
+int bpfmem_parse_ma_listing(const char *text, struct bpfmem_ma_line **lines, int *n,
+			    struct bpfmem_ma_totals *t);
+
 int cmd_probe(int argc, char **argv);
 int cmd_syscalls(int argc, char **argv);
 int cmd_flows(int argc, char **argv);

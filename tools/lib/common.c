@@ -522,3 +522,161 @@ int bpfmem_parse_proc_cgroup(const char *text, char *path, size_t len)
 	}
 	return -ENOENT;
 }
+
+/* ---- debugfs allocator listing (kernel/ABI.md section 2) ---- */
+
+/* token "key=value" at *p, key must be @key; value copied (up to a space/end) */
+static int ma_token(const char **p, const char *key, char *val, size_t len)
+{
+	size_t klen = strlen(key), n;
+	const char *v, *end;
+
+	if (strncmp(*p, key, klen) || (*p)[klen] != '=')
+		return -EINVAL;
+	v = *p + klen + 1;
+	end = v + strcspn(v, " \n");
+	n = end - v;
+	if (!n || n >= len)
+		return -EINVAL;
+	memcpy(val, v, n);
+	val[n] = '\0';
+	*p = *end == ' ' ? end + 1 : end;
+	return 0;
+}
+
+static int ma_u64(const char *s, long long *out)
+{
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	*out = strtoll(s, &end, 10);
+	return errno || *end ? -EINVAL : 0;
+}
+
+/* "-" or comma-separated decimals */
+static int ma_list(const char *s)
+{
+	if (!strcmp(s, "-"))
+		return 0;
+	for (;;) {
+		if (*s < '0' || *s > '9')
+			return -EINVAL;
+		while (*s >= '0' && *s <= '9')
+			s++;
+		if (!*s)
+			return 0;
+		if (*s++ != ',')
+			return -EINVAL;
+	}
+}
+
+int bpfmem_parse_ma_line(const char *line, struct bpfmem_ma_line *m)
+{
+	static const char *const counters[] = {
+		"allocs", "alloc_failures", "frees", "frees_extra", "frees_rcu", "refill_runs",
+		"refill_objs", "refill_reused", "trimmed_objs", "gp_queued", "gp_freed",
+		"cached_objs", "cached_bytes", "pending_objs", "pending_bytes",
+	};
+	long long vals[sizeof(counters) / sizeof(counters[0])], id;
+	const char *p = line;
+	char v[4096];
+	size_t i;
+
+	memset(m, 0, sizeof(*m));
+	if (ma_token(&p, "owner", m->owner, sizeof(m->owner)) ||
+	    ma_token(&p, "map_id", v, sizeof(v)) || ma_u64(v, &id) || id > 0xffffffffLL ||
+	    ma_token(&p, "map_name", m->map_name, sizeof(m->map_name)) ||
+	    ma_token(&p, "mode", m->mode, sizeof(m->mode)))
+		return -EINVAL;
+	m->map_id = id;
+	if (strcmp(m->mode, "fixed") && strcmp(m->mode, "kmalloc") && strcmp(m->mode, "percpu"))
+		return -EINVAL;
+	if (ma_token(&p, "unit_size", v, sizeof(v)) || ma_list(v) ||
+	    ma_token(&p, "obj_bytes", v, sizeof(v)) || ma_list(v) ||
+	    ma_token(&p, "low_wm", v, sizeof(v)) || ma_list(v) ||
+	    ma_token(&p, "high_wm", v, sizeof(v)) || ma_list(v) ||
+	    ma_token(&p, "free_cnt", v, sizeof(v)))
+		return -EINVAL;
+	{	/* cpu:n[,cpu:n...] */
+		const char *q = v;
+
+		for (;;) {
+			if (*q < '0' || *q > '9')
+				return -EINVAL;
+			while (*q >= '0' && *q <= '9')
+				q++;
+			if (*q++ != ':' || *q < '0' || *q > '9')
+				return -EINVAL;
+			while (*q >= '0' && *q <= '9')
+				q++;
+			if (!*q)
+				break;
+			if (*q++ != ',')
+				return -EINVAL;
+		}
+	}
+	for (i = 0; i < sizeof(counters) / sizeof(counters[0]); i++)
+		if (ma_token(&p, counters[i], v, sizeof(v)) || ma_u64(v, &vals[i]))
+			return -EINVAL;
+	if (*p && *p != '\n')
+		return -EINVAL;	/* unknown trailing tokens */
+	m->allocs = vals[0];
+	m->alloc_failures = vals[1];
+	m->cached_objs = vals[11];
+	m->cached_bytes = vals[12];
+	m->pending_objs = vals[13];
+	m->pending_bytes = vals[14];
+	return 0;
+}
+
+int bpfmem_parse_ma_listing(const char *text, struct bpfmem_ma_line **lines, int *n,
+			    struct bpfmem_ma_totals *t)
+{
+	const char *p = text;
+	int cnt = 0, cap = 0;
+	bool total = false;
+
+	*lines = NULL;
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		char line[8192];
+		size_t len;
+
+		if (!nl || total)	/* unterminated line, or lines after the totals */
+			goto bad;
+		len = nl - p;
+		if (len >= sizeof(line))
+			goto bad;
+		memcpy(line, p, len);
+		line[len] = '\0';
+		if (!strncmp(line, "total:", 6)) {
+			if (bpfmem_parse_ma_totals(line, t) || t->allocators != cnt)
+				goto bad;
+			total = true;
+		} else {
+			if (cnt == cap) {
+				void *q;
+
+				cap = cap ? cap * 2 : 16;
+				q = realloc(*lines, cap * sizeof(**lines));
+				if (!q)
+					goto bad;
+				*lines = q;
+			}
+			if (bpfmem_parse_ma_line(line, &(*lines)[cnt]))
+				goto bad;
+			cnt++;
+		}
+		p = nl + 1;
+	}
+	if (!total)
+		goto bad;
+	*n = cnt;
+	return 0;
+bad:
+	free(*lines);
+	*lines = NULL;
+	return -EINVAL;
+}
