@@ -50,7 +50,7 @@ tree_ver=$(stat -c '%s-%Y' "$TARBALL")
 pristine=$kroot/pristine
 if [ ! -f "$pristine/.bpfmem-ok" ] || [ "$(cat "$pristine/.bpfmem-ok")" != "$tree_ver" ]; then
 	stage "unpacking $TARBALL (once)"
-	rm -rf "$pristine" "$kroot"/tree-*
+	rm -rf "$pristine" "$kroot"/tree-* "$kroot"/vanilla
 	mkdir -p "$pristine"
 	tar -xJf "$TARBALL" -C "$pristine" --strip-components=1
 	stage "creating git repository of the pristine tree"
@@ -65,7 +65,17 @@ if [ ! -f "$pristine/.bpfmem-ok" ] || [ "$(cat "$pristine/.bpfmem-ok")" != "$tre
 fi
 
 # --- 2. work tree with the series applied -------------------------------------
-tree=$kroot/tree-$variant
+# The vanilla tree and its build dirs sit one level down, at the same relative path
+# from build dir to source ("../tree-patched") as the patched ones: ccache (BASEDIR,
+# NOHASHDIR) then shares every object the series does not touch.
+if [ "$variant" = patched ]; then
+	tree=$kroot/tree-patched
+	out=$kroot/build-patched-$flavor
+else
+	mkdir -p "$kroot/vanilla"
+	tree=$kroot/vanilla/tree-patched
+	out=$kroot/vanilla/build-$flavor
+fi
 if [ "$variant" = patched ]; then
 	patches=$(ls "$here"/patches/*.patch 2>/dev/null | LC_ALL=C sort || true)
 else
@@ -92,14 +102,13 @@ if [ "$(cat "$tree/.bpfmem-series" 2>/dev/null)" != "$series_key" ]; then
 fi
 
 # --- 3. configuration ------------------------------------------------------------
-frags="$here/config/base.config"
+frags="$here/config/base.config $here/config/selftests.config"
 [ "$flavor" != base ] && frags="$frags $here/config/$flavor.config"
 [ "$variant" = patched ] && [ -f "$here/config/series.config" ] && [ -n "$patches" ] &&
 	frags="$frags $here/config/series.config"
 # shellcheck disable=SC2086
 frag_key=$(cat $frags | sha256sum | cut -c1-16)
 key="$series_key-$frag_key"
-out=$kroot/build-$variant-$flavor
 
 if [ "$print_dir" = 1 ]; then echo "$out"; exit 0; fi
 

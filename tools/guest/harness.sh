@@ -43,8 +43,8 @@ case "$smp" in ''|*[!0-9]*) echo "harness: bad --smp '$smp'" >&2; exit 123 ;; es
 
 case "$kernel" in
 base|rt|debug) bz=$CACHE/kernel/build-patched-$kernel/arch/x86/boot/bzImage ;;
-vanilla) bz=$CACHE/kernel/build-vanilla-base/arch/x86/boot/bzImage ;;
-vanilla-*) bz=$CACHE/kernel/build-vanilla-${kernel#vanilla-}/arch/x86/boot/bzImage ;;
+vanilla) bz=$CACHE/kernel/vanilla/build-base/arch/x86/boot/bzImage ;;
+vanilla-*) bz=$CACHE/kernel/vanilla/build-${kernel#vanilla-}/arch/x86/boot/bzImage ;;
 *) bz=$kernel ;;
 esac
 [ -f "$bz" ] || { echo "harness: no kernel image $bz (build it: ./run build $kernel)" >&2; exit 123; }
