@@ -6,6 +6,7 @@
 #
 #   kernel/build.sh [--flavor base|rt|debug] [--vanilla] [--print-dir]
 #
+# BPFMEM_PATCHES_DIR overrides the series directory (e.g. an empty one).
 # The tree lives in $BPFMEM_CACHE (default /var/cache/bpfmem), never in the repo.
 # Two work trees are kept: "patched" (pristine + series) and "vanilla" (pristine).
 # Switching the series re-checks-out only the files that differ, so make rebuilds
@@ -77,7 +78,7 @@ else
 	out=$kroot/vanilla/build-$flavor
 fi
 if [ "$variant" = patched ]; then
-	patches=$(ls "$here"/patches/*.patch 2>/dev/null | LC_ALL=C sort || true)
+	patches=$(ls "${BPFMEM_PATCHES_DIR:-$here/patches}"/*.patch 2>/dev/null | LC_ALL=C sort || true)
 else
 	patches=""
 fi
