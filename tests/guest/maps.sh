@@ -86,7 +86,10 @@ while read -r _ name _ id _ type _ key _ value _ max _ flags _ elems _ memlock; 
 	[ "$(jget $id memcg_source)" = '"objcg"' ] || bad="$bad memcg_source=$(jget $id memcg_source)"
 	if [ "$fdseries" = yes ]; then
 		case $want_mode in dynamic)
-			[ "$(jget $id cached_bytes)" != null ] || bad="$bad cached_bytes=null" ;;
+			kc=$(holder_fdinfo $id | sed -n 's/^alloc_cached_bytes:[[:space:]]*//p')
+			kp=$(holder_fdinfo $id | sed -n 's/^alloc_pending_bytes:[[:space:]]*//p')
+			[ "$(jget $id cached_bytes)" = "$kc" ] || bad="$bad cached_bytes=$(jget $id cached_bytes) (fdinfo $kc)"
+			[ "$(jget $id pending_bytes)" = "$kp" ] || bad="$bad pending_bytes=$(jget $id pending_bytes) (fdinfo $kp)" ;;
 		esac
 	else
 		[ "$(jget $id cached_bytes)" = null ] || bad="$bad cached_bytes=$(jget $id cached_bytes)"
@@ -106,7 +109,13 @@ done
 [ "$(grep -c ' mh_' /tmp/maps.txt)" = 6 ] && grep -q ' TOTAL ' /tmp/maps.txt
 ok $? "text table: 6 map rows and a TOTAL row"
 if [ "$listing" = yes ]; then
-	grep -q 'UNOWNED-ALLOC' /tmp/maps.txt; ok $? "series: a row for allocators no map owns"
+	grep -q 'ALL-ALLOCATORS' /tmp/maps.txt; ok $? "series: allocator totals row"
+	sed 's/^/# /' /sys/kernel/debug/bpf/mem_alloc | head -n 20
+	# unowned rows = allocators with map_id=0 in the listing, per owner
+	want=$(grep -c ' map_id=0 ' /sys/kernel/debug/bpf/mem_alloc)
+	got=$(bpfmem maps -j | json-flat | sed -n 's/^\.allocators\.unowned\[[0-9]*\]\.allocators=//p' |
+		awk '{ s += $1 } END { print s + 0 }')
+	[ "$want" = "$got" ]; ok $? "series: unowned allocators in JSON ($got) = map_id=0 lines in debugfs ($want)"
 elif [ "$series" = yes ]; then
 	grep -q 'allocator caches: n/a: ' /tmp/maps.txt; ok $? "series without allocator listing: reported n/a"
 else
