@@ -11,6 +11,7 @@ NCONN=10
 NDGRAM=1000
 DGRAM=512
 CHURN=${FLOWS_CHURN:-10000}	# TCG does ~200-400 conn/s: ~40 s
+echo "# kernel $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs"
 [ "$flavor" = debug ] && CHURN=1000 && NCONN=4	# KASAN+lockdep: scaled down
 
 # field KEY: value of "KEY": in a JSON line on stdin (numbers and strings)
