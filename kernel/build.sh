@@ -90,15 +90,21 @@ if [ ! -d "$tree" ]; then
 fi
 if [ "$(cat "$tree/.bpfmem-series" 2>/dev/null)" != "$series_key" ]; then
 	n=$(echo "$patches" | grep -c . || true)
-	stage "applying series: $n patch(es)"
-	git -C "$tree" am --abort >/dev/null 2>&1 || true
-	git -C "$tree" checkout -q -f --detach refs/tags/pristine
-	git -C "$tree" clean -q -fdx -e .bpfmem-series
+	stage "applying series: $n patch(es) with git am"
+	# `git am` runs in a scratch work tree; the build's work tree then checks out the
+	# result, which rewrites only the files that differ from what it had, so make
+	# rebuilds only what the series change really touched.
+	scratch=$kroot/am-scratch
+	[ -d "$scratch" ] || git -C "$pristine" worktree add -q --detach "$scratch" refs/tags/pristine
+	git -C "$scratch" am --abort >/dev/null 2>&1 || true
+	git -C "$scratch" checkout -q -f --detach refs/tags/pristine
 	if [ -n "$patches" ]; then
 		# shellcheck disable=SC2086
-		git -C "$tree" am -q --whitespace=nowarn $patches ||
-			die "git am failed; see 'git -C $tree am --show-current-patch'"
+		git -C "$scratch" am -q --whitespace=nowarn $patches ||
+			die "git am failed; see 'git -C $scratch am --show-current-patch'"
 	fi
+	git -C "$tree" checkout -q -f --detach "$(git -C "$scratch" rev-parse HEAD)"
+	git -C "$tree" clean -q -fdx -e .bpfmem-series
 	echo "$series_key" >"$tree/.bpfmem-series"
 fi
 
