@@ -13,8 +13,10 @@
  * JSON (-j): one object per line.
  *  {"type":"start","hook":"fentry"|"kprobe","max_entries":N,"ringbuf":BYTES}  attached.
  *  {"type":"interval","time":"HH:MM:SS","ts":UNIX_SECONDS,"live_flows":N,
- *   "closed_flows":N,"dropped":DROPPED,"flows":[FLOW...]}
- *      flows with traffic in the interval, sorted by -s, at most -T.
+ *   "map_elements":N|null,"closed_flows":N,"dropped":DROPPED,"flows":[FLOW...]}
+ *      flows with traffic in the interval, sorted by -s, at most -T; live_flows is
+ *      what userspace read from the map, map_elements the kernel's count (fdinfo
+ *      "elements:", null on a kernel without the bpfmem series).
  *  {"type":"closed","reason":"tcp_close"|"udp_destroy"|"udp_idle",FLOW members}
  *      (--closed only) a flow that ended, counters are its final totals.
  *  {"type":"summary","hook":"fentry"|"kprobe","intervals":N,"max_live_flows":N,
@@ -110,8 +112,8 @@ static void usage(FILE *f)
 		"  --hook H            fentry (default when available) or kprobe\n"
 		"  -j, --json          JSON, one object a line (full schema: tools/flows.c):\n"
 		"        {\"type\":\"start\",\"hook\",\"max_entries\",\"ringbuf\"}\n"
-		"        {\"type\":\"interval\",\"time\",\"ts\",\"live_flows\",\"closed_flows\",\"dropped\":{\"map_full\",\n"
-		"         \"alloc\",\"ringbuf\",\"args\"},\"flows\":[FLOW...]}\n"
+		"        {\"type\":\"interval\",\"time\",\"ts\",\"live_flows\",\"map_elements\",\"closed_flows\",\n"
+		"         \"dropped\":{\"map_full\",\"alloc\",\"ringbuf\",\"args\"},\"flows\":[FLOW...]}\n"
 		"        {\"type\":\"closed\",\"reason\":\"tcp_close|udp_destroy|udp_idle\",FLOW...}  (--closed)\n"
 		"        {\"type\":\"summary\",\"hook\",\"intervals\",\"max_live_flows\",\"closed_flows\",\n"
 		"         \"dropped\",\"maps\":[{\"name\",\"memlock\",\"elements\",...}]}\n"
@@ -370,7 +372,8 @@ static int report(struct flows_bpf *skel, struct ring_buffer *rb)
 	int fd = bpf_map__fd(skel->maps.flows);
 	struct flow *live, *rows;
 	size_t n, i, nrows = 0, shown;
-	long long d[DROP_MAX];
+	long long d[DROP_MAX], elements = -1;
+	struct bpfmem_map_info mi;
 	__u64 now;
 	char ts[16];
 	time_t t = time(NULL);
@@ -388,6 +391,8 @@ static int report(struct flows_bpf *skel, struct ring_buffer *rb)
 	if ((long long)n > st.max_live)
 		st.max_live = n;
 	dropped_counts(skel, d);
+	if (!bpfmem_map_fdinfo(fd, &mi))
+		elements = mi.elements;
 	strftime(ts, sizeof(ts), "%H:%M:%S", localtime(&t));
 
 	rows = calloc(n + st.nclosed + 1, sizeof(*rows));
@@ -421,8 +426,13 @@ static int report(struct flows_bpf *skel, struct ring_buffer *rb)
 				json_flow(o, &f, f.v.last_ns);
 				fputs("}\n", o);
 			}
-		fprintf(o, "{\"type\":\"interval\",\"time\":\"%s\",\"ts\":%lld,\"live_flows\":%zu,"
-			"\"closed_flows\":%zu,\"dropped\":", ts, (long long)t, n, st.nclosed);
+		fprintf(o, "{\"type\":\"interval\",\"time\":\"%s\",\"ts\":%lld,\"live_flows\":%zu,",
+			ts, (long long)t, n);
+		if (elements >= 0)
+			fprintf(o, "\"map_elements\":%lld,", elements);
+		else
+			fputs("\"map_elements\":null,", o);
+		fprintf(o, "\"closed_flows\":%zu,\"dropped\":", st.nclosed);
 		json_dropped(o, d);
 		fputs(",\"flows\":[", o);
 		for (i = 0; i < shown; i++) {
@@ -440,7 +450,10 @@ static int report(struct flows_bpf *skel, struct ring_buffer *rb)
 				if (wanted(&st.closed[i]))
 					text_row(o, &st.closed[i], true, now);
 		}
-		fprintf(o, "\n%s live flows %zu, closed %zu", ts, n, st.nclosed);
+		fprintf(o, "\n%s live flows %zu", ts, n);
+		if (elements >= 0)
+			fprintf(o, " (map elements %lld)", elements);
+		fprintf(o, ", closed %zu", st.nclosed);
 		for (i = 0; i < DROP_MAX; i++)
 			if (d[i] > 0)
 				fprintf(o, ", %lld events dropped (%s)", d[i], drop_text[i]);

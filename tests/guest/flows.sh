@@ -280,6 +280,14 @@ maxlive=$(grep '"type":"interval"' /tmp/churn.json | awk "$AWKLIB"' { v = g("liv
 # at most 4 client + 4 server sockets open at once; margin 4 (sampled every 0.25 s)
 [ "$maxlive" -le 12 ]; ok $? "churn: live flows never above 8 open sockets + 4 (max sampled $maxlive)"
 [ "$(last_interval /tmp/churn.json live_flows)" = 0 ]; ok $? "churn: back to 0 live flows"
+if [ "$(last_interval /tmp/churn.json map_elements)" != "" ]; then
+	# the kernel's own count (bpfmem series: fdinfo elements)
+	maxel=$(grep '"type":"interval"' /tmp/churn.json | awk "$AWKLIB"' { v = g("map_elements") + 0; if (v > m) m = v } END { print m + 0 }')
+	[ "$maxel" -le 12 ] && [ "$(last_interval /tmp/churn.json map_elements)" = 0 ]
+	ok $? "churn: fdinfo elements never above 12 (max sampled $maxel), 0 at the end"
+else
+	skip "churn: fdinfo elements" "kernel without the bpfmem series"
+fi
 n=$(grep -c '"type":"closed","reason":"tcp_close"' /tmp/churn.json)
 [ "$n" = $((2 * CHURN)) ]; ok $? "churn: $((2 * CHURN)) closed records ($n)"
 grep '"type":"summary"' /tmp/churn.json | grep -q '"dropped":{"map_full":0,"alloc":0,"ringbuf":0'
