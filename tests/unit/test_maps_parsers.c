@@ -167,6 +167,43 @@ int main(void)
 	      mi.pending_bytes == 64 && mi.alloc_failures == 0 && mi.memlock == 41312,
 	      "series fdinfo lines after the base ones");
 
+	/* captured on the base kernel with the bpfmem series (tests/unit/samples/series-*) */
+	CHECK(bpfmem_parse_map_fdinfo(sample("series-fdinfo-hash-dynamic.txt"), &mi) == 0 &&
+	      mi.id == 1 && mi.flags == 1 && mi.memlock == 41408 && mi.elements == 300 &&
+	      mi.cached_objs == 44 && mi.cached_bytes == 4224 && mi.pending_objs == 0 &&
+	      mi.pending_bytes == 0 && mi.alloc_failures == 0 && mi.forced_dynamic == -1,
+	      "series: captured fdinfo of a NO_PREALLOC hash map");
+	CHECK(bpfmem_parse_map_fdinfo(sample("series-fdinfo-hash-prealloc.txt"), &mi) == 0 &&
+	      mi.elements == 100 && mi.cached_bytes == -1 && mi.alloc_failures == -1,
+	      "series: preallocated hash map has elements only");
+	CHECK(bpfmem_parse_map_fdinfo(sample("series-fdinfo-percpu-hash-dynamic.txt"), &mi) == 0 &&
+	      mi.type == 5 && mi.elements == 7 && mi.cached_objs == 51 && mi.cached_bytes == 4768,
+	      "series: per-CPU hash map, element + value allocators summed");
+	{
+		struct bpfmem_ma_line *lines;
+		struct bpfmem_ma_totals t;
+		int cnt, i, owned = 0;
+		long long sum = 0;
+
+		CHECK(bpfmem_parse_ma_listing(sample("series-mem_alloc.txt"), &lines, &cnt, &t) == 0 &&
+		      cnt == 5 && t.allocators == 5 && t.cached_bytes == 30880 && t.pending_bytes == 0,
+		      "series: captured debugfs listing parses (5 allocators, totals)");
+		for (i = 0; lines && i < cnt; i++) {
+			sum += lines[i].cached_bytes;
+			owned += lines[i].map_id != 0;
+		}
+		CHECK(lines && sum == t.cached_bytes && owned == 3 && !strcmp(lines[0].owner, "global") &&
+		      !strcmp(lines[4].owner, "htab_percpu") && lines[4].map_id == 5 &&
+		      !strcmp(lines[4].mode, "percpu") && !strcmp(lines[2].map_name, "mh_hash_dyn") &&
+		      lines[2].cached_bytes == 4224 && lines[2].allocs == 300,
+		      "series: listing lines: owners, map ids, modes, sums match the totals line");
+		free(lines);
+		snprintf(copy, sizeof(copy), "%s", sample("series-mem_alloc.txt"));
+		*strstr(copy, "total:") = 'T';
+		CHECK(bpfmem_parse_ma_listing(copy, &lines, &cnt, &t) != 0,
+		      "series: listing with a mangled totals line is an error");
+	}
+
 	printf("1..%d\n", n);
 	return failed ? 1 : 0;
 }
