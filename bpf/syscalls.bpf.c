@@ -5,7 +5,10 @@
  *   fentry/fexit on x64_sys_call (6.9+: one attach point sees nr and return value),
  *   kprobe/kretprobe on x64_sys_call, raw_syscalls sys_enter/sys_exit (any kernel).
  * All state is sparse and lives in BPF_F_NO_PREALLOC hash maps: an in-flight entry per
- * thread inside a syscall (only with latency), an aggregate per syscall or process.
+ * traced thread (only with latency; reused for each of its syscalls, ts = 0 between them,
+ * so a syscall costs no allocation; deleted when the thread exits), and an aggregate per
+ * syscall or process. Without latency nothing runs at syscall entry on the hot path:
+ * exit/exit_group (which never return) get their own entry hooks.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -135,7 +138,7 @@ static __always_inline void account(__u64 id, __u32 nr, long ret, __s64 lat)
 static __always_inline void sc_enter(__u32 nr)
 {
 	__u64 id = bpf_get_current_pid_tgid();
-	struct sc_inflight in = {};
+	struct sc_inflight in = {}, *cur;
 	__u32 tid = id;
 
 	if (!traced(id))
@@ -148,9 +151,15 @@ static __always_inline void sc_enter(__u32 nr)
 	}
 	if (!measure_latency)
 		return;
+	cur = bpf_map_lookup_elem(&inflight, &tid);
+	if (cur) {	/* only this thread writes its entry */
+		cur->nr = nr;
+		cur->ts = bpf_ktime_get_ns();
+		return;
+	}
 	in.ts = bpf_ktime_get_ns();
 	in.nr = nr;
-	if (bpf_map_update_elem(&inflight, &tid, &in, BPF_ANY))
+	if (bpf_map_update_elem(&inflight, &tid, &in, BPF_NOEXIST))
 		stat_inc(SC_INFLIGHT_LOST);
 }
 
@@ -165,10 +174,10 @@ static __always_inline void sc_exit(__u32 nr, long ret)
 	if (measure_latency) {
 		struct sc_inflight *in = bpf_map_lookup_elem(&inflight, &tid);
 
-		if (in) {
+		if (in && in->ts) {
 			if (in->nr == nr)
 				lat = bpf_ktime_get_ns() - in->ts;
-			bpf_map_delete_elem(&inflight, &tid);
+			in->ts = 0;
 		} else {
 			stat_inc(SC_NO_START);
 		}
@@ -184,6 +193,35 @@ SEC("fentry/x64_sys_call")
 int BPF_PROG(sc_fentry, const struct pt_regs *regs, unsigned int nr)
 {
 	sc_enter(nr);
+	return 0;
+}
+
+/* without latency: only the syscalls that never return need an entry hook */
+SEC("fentry/__x64_sys_exit_group")
+int BPF_PROG(sc_fentry_exit_group, const struct pt_regs *regs)
+{
+	sc_enter(nr_exit_group);
+	return 0;
+}
+
+SEC("fentry/__x64_sys_exit")
+int BPF_PROG(sc_fentry_exit, const struct pt_regs *regs)
+{
+	sc_enter(nr_exit);
+	return 0;
+}
+
+SEC("kprobe/__x64_sys_exit_group")
+int BPF_KPROBE(sc_kprobe_exit_group, const struct pt_regs *regs)
+{
+	sc_enter(nr_exit_group);
+	return 0;
+}
+
+SEC("kprobe/__x64_sys_exit")
+int BPF_KPROBE(sc_kprobe_exit, const struct pt_regs *regs)
+{
+	sc_enter(nr_exit);
 	return 0;
 }
 
@@ -225,7 +263,7 @@ int BPF_PROG(sc_tp_exit, struct pt_regs *regs, long ret)
 	return 0;
 }
 
-/* Threads that leave without returning (killed, kretprobe missed, exec): no leaks. */
+/* A thread's in-flight entry goes with the thread (also if it left mid-syscall). */
 SEC("tp_btf/sched_process_exit")
 int BPF_PROG(sc_thread_exit, struct task_struct *p)
 {

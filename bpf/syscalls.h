@@ -11,7 +11,7 @@
 enum sc_stat {
 	SC_DROPPED,		/* aggregate update failed: map full or no memory */
 	SC_INFLIGHT_LOST,	/* in-flight update failed: latency sample lost */
-	SC_REAPED,		/* in-flight entries removed at thread exit */
+	SC_REAPED,		/* in-flight entries deleted at thread exit */
 	SC_NO_START,		/* returns without an entry (started before attach) */
 	SC_NSTATS,
 };

@@ -7,7 +7,9 @@
  * kprobe/kretprobe on x64_sys_call, the raw_syscalls tracepoints (any kernel >= 6.1).
  * Each interval the aggregate map is read and emptied with lookup_and_delete_batch, so
  * it only ever holds the current interval. exit/exit_group never return: they are
- * counted at entry (syscount does not count them at all).
+ * counted at entry (syscount does not count them at all). With -L the in-flight map
+ * has one entry per traced live thread, reused by each of its syscalls (no allocation
+ * per syscall) and deleted when the thread exits.
  *
  * JSON (-j): one object per line and interval:
  *   {"interval":N, "time":"HH:MM:SS", "elapsed_s":S, "final":BOOL,
@@ -60,7 +62,7 @@ static struct env {
 	double interval, duration;
 	long max_entries, max_inflight;
 	enum hook hook;
-} env = { .top = 10, .max_entries = 4096, .max_inflight = 8192 };
+} env = { .top = 10, .max_inflight = 8192 };
 
 struct row {
 	struct sc_key key;
@@ -93,11 +95,12 @@ static void usage(FILE *f)
 "                         dropped, inflight_lost, stats, maps[memlock,elements,...]\n"
 "      --hook HOOK        fentry|kprobe on " SC_FUNC ", or tp (raw_syscalls tracepoints);\n"
 "                         default: fentry if it can attach, else kprobe, else tp\n"
-"      --max-entries N    size of the aggregate map (default 4096); updates beyond it are\n"
+"      --max-entries N    size of the aggregate map (default 512 per syscall, which holds\n"
+"                         every syscall number, 4096 with -P); updates beyond it are\n"
 "                         counted and reported as dropped\n"
 "      --max-inflight N   size of the in-flight (per thread) map (default 8192)\n"
 "      --stats            per interval: map element counts, in-flight entries of dead\n"
-"                         threads, entries reaped at thread exit\n"
+"                         threads (must be 0), entries removed at thread exit\n"
 "  -v, --verbose          libbpf debug output\n"
 "  -h, --help             this help\n");
 }
@@ -577,6 +580,8 @@ static int parse_args(int argc, char **argv, bool *list)
 	}
 	if (env.cgroup && bpfmem_cgroup_id(env.cgroup, &env.cgid))
 		return 2;
+	if (!env.max_entries)	/* per syscall: one entry per syscall number at most */
+		env.max_entries = env.by_process ? 4096 : (SYSCALL_NR_MAX + 63) / 64 * 64;
 	return 0;
 }
 
@@ -632,9 +637,15 @@ int cmd_syscalls(int argc, char **argv)
 	bpf_map__set_value_size(skel->maps.counts, vsize);
 	bpf_map__set_max_entries(skel->maps.counts, env.max_entries);
 	bpf_map__set_max_entries(skel->maps.inflight, env.max_inflight);
-	bpf_program__set_autoload(skel->progs.sc_fentry, env.hook == HOOK_FENTRY);
+	bpf_program__set_autoload(skel->progs.sc_fentry, env.hook == HOOK_FENTRY && env.latency);
+	bpf_program__set_autoload(skel->progs.sc_fentry_exit, env.hook == HOOK_FENTRY && !env.latency);
+	bpf_program__set_autoload(skel->progs.sc_fentry_exit_group,
+				  env.hook == HOOK_FENTRY && !env.latency);
+	bpf_program__set_autoload(skel->progs.sc_kprobe_exit, env.hook == HOOK_KPROBE && !env.latency);
+	bpf_program__set_autoload(skel->progs.sc_kprobe_exit_group,
+				  env.hook == HOOK_KPROBE && !env.latency);
 	bpf_program__set_autoload(skel->progs.sc_fexit, env.hook == HOOK_FENTRY);
-	bpf_program__set_autoload(skel->progs.sc_kprobe, env.hook == HOOK_KPROBE);
+	bpf_program__set_autoload(skel->progs.sc_kprobe, env.hook == HOOK_KPROBE && env.latency);
 	bpf_program__set_autoload(skel->progs.sc_kretprobe, env.hook == HOOK_KPROBE);
 	bpf_program__set_autoload(skel->progs.sc_tp_enter, env.hook == HOOK_TP);
 	bpf_program__set_autoload(skel->progs.sc_tp_exit, env.hook == HOOK_TP);
