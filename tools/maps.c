@@ -1086,6 +1086,7 @@ int cmd_maps(int argc, char **argv)
 		bpfmem_err("-n needs -i");
 		return 2;
 	}
+	bpfmem_setup_signals();	/* early: a Ctrl-C during startup still ends cleanly */
 	if (bpfmem_loader_init(env.verbose))
 		return 1;
 	if (geteuid() != 0) {
@@ -1097,7 +1098,6 @@ int cmd_maps(int argc, char **argv)
 	if (err && env.verbose)
 		bpfmem_err("map iterator unavailable (%s): elements by key iteration, memcg from owners",
 			   strerror(-err));
-	bpfmem_setup_signals();
 
 	for (;;) {
 		if (take_sample(&s)) {

@@ -167,10 +167,14 @@ bpfmem maps -p $hpid -j -i 0.3 -n 3 >/tmp/watch.json 2>&1
 ok $? "-i 0.3 -n 3 prints 3 JSON intervals"
 bpfmem maps -p $hpid -i 5 >/tmp/watch.txt 2>&1 &
 wpid=$!
-sleep 1
+i=0	# SIGINT once the first interval is out (startup can take a while in TCG)
+while ! grep -q ' TOTAL ' /tmp/watch.txt && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
 kill -INT $wpid
+( sleep 30; kill -KILL $wpid 2>/dev/null ) &	# a hang fails the test, not the suite
+dog=$!
 wait $wpid
 rc=$?
+kill $dog 2>/dev/null
 [ $rc = 0 ] && [ "$(grep -c ' TOTAL ' /tmp/watch.txt)" = 2 ]
 ok $? "SIGINT in watch mode: final interval printed, exit 0 (rc $rc)"
 
