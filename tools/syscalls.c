@@ -298,7 +298,7 @@ static void print_text(struct row *rows, size_t nrows, const struct interval *iv
 	}
 	shown = env.top && (size_t)env.top < nrows ? (size_t)env.top : nrows;
 	strftime(tbuf, sizeof(tbuf), "%H:%M:%S", localtime(&t));
-	printf("[%s]%s\n", tbuf, iv->final ? "" : "");
+	printf("[%s]\n", tbuf);
 	if (env.by_process)
 		printf("%-7s %-16s", "PID", "COMM");
 	else
