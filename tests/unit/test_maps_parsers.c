@@ -10,18 +10,8 @@
 #include <string.h>
 
 #include "bpfmem.h"
+#include "tap.h"
 
-static int n, failed;
-
-#define CHECK(cond, desc) do {						\
-	n++;								\
-	if (cond) {							\
-		printf("ok %d - %s\n", n, desc);			\
-	} else {							\
-		printf("not ok %d - %s (line %d)\n", n, desc, __LINE__);	\
-		failed++;						\
-	}								\
-} while (0)
 
 static char buf[16384];
 

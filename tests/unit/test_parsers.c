@@ -4,18 +4,8 @@
 #include <string.h>
 
 #include "bpfmem.h"
+#include "tap.h"
 
-static int n, failed;
-
-#define CHECK(cond, desc) do {						\
-	n++;								\
-	if (cond) {							\
-		printf("ok %d - %s\n", n, desc);			\
-	} else {							\
-		printf("not ok %d - %s (line %d)\n", n, desc, __LINE__);	\
-		failed++;						\
-	}								\
-} while (0)
 
 /* fdinfo of a BPF_F_NO_PREALLOC hash map, 6.12 without the series */
 static const char vanilla_fdinfo[] =
