@@ -58,15 +58,11 @@ command -v "$CLANG" >/dev/null || die "$CLANG not found (apt-get install clang-1
 command -v "llvm-strip$LLVM_SUFFIX" >/dev/null || die "llvm-strip$LLVM_SUFFIX not found"
 [ -d "$TREE/.git" ] || [ -f "$TREE/.git" ] || die "no kernel tree $TREE (run kernel/build.sh first)"
 
-# The programs each runner opens or embeds (skeletons); btf_data is resolve_btfids' input.
-TEST_MAPS_PROGS="sockmap_parse_prog sockmap_verdict_prog sockmap_tcp_msg_prog test_map_in_map
-	test_map_in_map_invalid map_percpu_stats read_bpf_task_storage_busy btf_data"
-TEST_MAPS_RUNTIME_OBJS="sockmap_parse_prog sockmap_verdict_prog sockmap_tcp_msg_prog
-	test_map_in_map test_map_in_map_invalid"
-BENCH_PROGS="test_overhead trigger_bench ringbuf_bench perfbuf_bench bloom_filter_bench
-	bpf_loop_bench strncmp_bench bpf_hashmap_full_update_bench local_storage_bench
-	local_storage_rcu_tasks_trace_bench bench_local_storage_create bpf_hashmap_lookup
-	htab_mem_bench crypto_bench"
+# The BPF programs each runner needs are derived from its sources (after the snapshot):
+# the skeletons it includes and the "X.bpf.o" files it opens (test_maps wants those in
+# its cwd); btf_data.bpf.o is resolve_btfids' input for test_maps.
+skels() { grep -hoE '[A-Za-z0-9_]+\.skel\.h' "$@" | sed 's/\.skel\.h$//' | sort -u; }
+objs() { grep -hoE '"(\./)?[A-Za-z0-9_]+\.bpf\.o"' "$@" | sed -E 's/^"(\.\/)?//; s/\.bpf\.o"$//' | sort -u; }
 LINKED_SKELS="test_static_linked linked_funcs linked_vars linked_maps test_subskeleton
 	test_subskeleton_lib test_usdt"
 
@@ -132,6 +128,11 @@ objcopy -O binary --only-section=.BTF "$btf_vmlinux" "$out/vmlinux.btf"
 
 sdir=$out/src/tools/testing/selftests/bpf
 O=$out/out
+TEST_MAPS_RUNTIME_OBJS=$(objs "$sdir"/test_maps.c "$sdir"/map_tests/*.c)
+TEST_MAPS_PROGS="btf_data $TEST_MAPS_RUNTIME_OBJS $(skels "$sdir"/test_maps.c "$sdir"/map_tests/*.c)"
+BENCH_PROGS=$(skels "$sdir"/bench.c "$sdir"/benchs/*.c)
+echo "test_maps programs:" $TEST_MAPS_PROGS >"$out/build.log"
+echo "bench programs:" $BENCH_PROGS >>"$out/build.log"
 need=" $TEST_MAPS_PROGS "
 [ "$bench" = 1 ] && need="$need $BENCH_PROGS "
 old=()
