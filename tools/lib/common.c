@@ -423,6 +423,8 @@ void bpfmem_print_map_mem(FILE *f, const char *name, int map_fd, bool json)
 		if (mi.cached_bytes >= 0)
 			fprintf(f, " elements %lld cached %lld B pending %lld B\n",
 				mi.elements, mi.cached_bytes, mi.pending_bytes);
+		else if (!(mi.flags & BPF_F_NO_PREALLOC))
+			fputs(" (preallocated: no allocator cache)\n", f);
 		else
 			fputs(" (cached/pending: n/a, kernel without the bpfmem series)\n", f);
 	}
