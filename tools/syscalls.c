@@ -650,12 +650,25 @@ int cmd_syscalls(int argc, char **argv)
 	bpf_program__set_autoload(skel->progs.sc_tp_enter, env.hook == HOOK_TP);
 	bpf_program__set_autoload(skel->progs.sc_tp_exit, env.hook == HOOK_TP);
 	bpf_program__set_autoload(skel->progs.sc_thread_exit, env.latency);
+	bpf_program__set_autoattach(skel->progs.sc_thread_exit, false);
 
 	err = syscalls_bpf__load(skel);
 	if (err) {
 		bpfmem_err("cannot load BPF programs (hook %s): %s%s", hook_names[env.hook],
 			   strerror(-err), env.verbose ? "" : " (-v for details)");
 		goto out;
+	}
+	/*
+	 * Reap hook first: a thread that enters a syscall after the entry hook is
+	 * attached and exits before the reap hook is would leave a dead entry.
+	 */
+	if (env.latency) {
+		skel->links.sc_thread_exit = bpf_program__attach(skel->progs.sc_thread_exit);
+		if (!skel->links.sc_thread_exit) {
+			err = -errno;
+			bpfmem_err("cannot attach sched_process_exit: %s", strerror(-err));
+			goto out;
+		}
 	}
 	err = syscalls_bpf__attach(skel);
 	if (err) {
