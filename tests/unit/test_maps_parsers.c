@@ -110,6 +110,16 @@ int main(void)
 		char listing[4096];
 		int cnt;
 
+		{	/* with the shrinker patch: shrunk_objs after trimmed_objs */
+			char l3[sizeof(l1) + 32];
+			const char *t = strstr(l1, "gp_queued=");
+
+			snprintf(l3, sizeof(l3), "%.*sshrunk_objs=17 %s", (int)(t - l1), l1, t);
+			CHECK(bpfmem_parse_ma_line(l3, &m) == 0 && m.shrunk_objs == 17 &&
+			      m.cached_bytes == 8256, "allocator line with shrunk_objs parses");
+			snprintf(l3, sizeof(l3), "%.*sshrunk_objs=x %s", (int)(t - l1), l1, t);
+			CHECK(bpfmem_parse_ma_line(l3, &m) == -EINVAL, "shrunk_objs=x rejected");
+		}
 		CHECK(bpfmem_parse_ma_line(l1, &m) == 0 && !strcmp(m.owner, "htab") && m.map_id == 7 &&
 		      !strcmp(m.map_name, "flows") && !strcmp(m.mode, "fixed") && m.allocs == 120 &&
 		      m.alloc_failures == 2 && m.cached_objs == 43 && m.cached_bytes == 8256 &&

@@ -96,6 +96,7 @@ struct bpfmem_ma_line {
 	char mode[16];		/* fixed, kmalloc, percpu */
 	long long allocs, alloc_failures;
 	long long cached_objs, cached_bytes, pending_objs, pending_bytes;
+	long long shrunk_objs;	/* series patch 6; 0 before */
 };
 /* Exact: all keys in the documented order, nothing else; -EINVAL otherwise. */
 int bpfmem_parse_ma_line(const char *line, struct bpfmem_ma_line *m);

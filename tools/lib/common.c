@@ -619,9 +619,16 @@ int bpfmem_parse_ma_line(const char *line, struct bpfmem_ma_line *m)
 				return -EINVAL;
 		}
 	}
-	for (i = 0; i < sizeof(counters) / sizeof(counters[0]); i++)
+	for (i = 0; i < sizeof(counters) / sizeof(counters[0]); i++) {
 		if (ma_token(&p, counters[i], v, sizeof(v)) || ma_u64(v, &vals[i]))
 			return -EINVAL;
+		/* series patch 6 (shrinker) adds shrunk_objs after trimmed_objs */
+		if (!strcmp(counters[i], "trimmed_objs") && !strncmp(p, "shrunk_objs=", 12)) {
+			if (ma_token(&p, "shrunk_objs", v, sizeof(v)) || ma_u64(v, &id))
+				return -EINVAL;
+			m->shrunk_objs = id;
+		}
+	}
 	if (*p && *p != '\n')
 		return -EINVAL;	/* unknown trailing tokens */
 	m->allocs = vals[0];

@@ -1,0 +1,42 @@
+# SPDX-License-Identifier: GPL-2.0
+# Syscall updates of BPF_F_NO_PREALLOC hash maps do not fail while memory is available
+# (series patch "bpf: hashtab: get the element before the bucket lock on syscall
+# updates"): fill fresh maps of 100k entries from user space, one update at a time and
+# with BPF_MAP_UPDATE_BATCH, on hash and per-CPU hash maps. Meant for -smp 4.
+# usage: enomem.sh FLAVOR
+. /tests/lib.sh
+flavor=${1:-base}
+n=100000
+np=20000	# per-CPU: values x CPUs
+[ "$flavor" = debug ] && n=30000 && np=10000
+echo "# kernel $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs"
+
+f() {	# f OUTFILE TYPE METHOD KEY: a number of a mapfill line
+	awk -v t="$2" -v m="$3" -v k="$4" '$1 == "mapfill" && $2 == t && $3 == m {
+		for (i = 4; i < NF; i++) if ($i == k) print $(i + 1) }' "$1"
+}
+
+check_fill() {	# check_fill OUTFILE TYPE N
+	local m okn fail enomem el
+	for m in single batch; do
+		okn=$(f "$1" "$2" $m ok) fail=$(f "$1" "$2" $m failures)
+		enomem=$(f "$1" "$2" $m enomem) el=$(f "$1" "$2" $m elements)
+		[ "$okn" = "$3" ] && [ "$fail" = 0 ] && [ "$el" = "$3" ]
+		ok $? "$2 $m: $3 updates: $okn ok, $fail failures ($enomem ENOMEM), $el elements"
+	done
+}
+
+for t in hash percpu; do
+	cnt=$n
+	[ $t = percpu ] && cnt=$np
+	mapfill -n $cnt -t $t >/tmp/fill.$t 2>&1
+	ok $? "$t: mapfill exits 0"
+	sed 's/^/#   /' /tmp/fill.$t
+	check_fill /tmp/fill.$t $t $cnt
+done
+# the baseline: preallocated maps never fail
+mapfill -n $n -P >/tmp/fill.pre 2>&1
+ok $? "hash-prealloc: mapfill exits 0"
+sed 's/^/#   /' /tmp/fill.pre
+check_fill /tmp/fill.pre hash-prealloc $n
+done_testing

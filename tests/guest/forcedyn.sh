@@ -1,0 +1,127 @@
+# SPDX-License-Identifier: GPL-2.0
+# kernel.bpf_force_dyn_alloc (series patch "bpf: add kernel.bpf_force_dyn_alloc ..."):
+# run Debian's libbpf-tools syscount and tcptop, whose hash maps are preallocated, with
+# the switch off and on, on the same workload: same output, their maps reported as
+# forced-dynamic, less memlock and less memcg charge with the switch on.
+# usage: forcedyn.sh FLAVOR   (needs --add /usr/sbin/syscount --add /usr/sbin/tcptop)
+. /tests/lib.sh
+flavor=${1:-base}
+T=/tmp/fd
+mkdir -p $T
+S=/proc/sys/kernel/bpf_force_dyn_alloc
+MiB=1048576
+echo "# kernel $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs"
+
+wait_for() {	# wait_for PATTERN FILE [PID]: until PATTERN is in FILE (or PID died), 60 s max
+	local i=0
+	while ! grep -q "$1" "$2" 2>/dev/null; do
+		[ -n "$3" ] && ! kill -0 "$3" 2>/dev/null && return 1
+		i=$((i + 1))
+		[ $i -gt 600 ] && return 1
+		sleep 0.1
+	done
+}
+
+maps_of() {	# maps_of PID: "nmaps nhash nforced memlock" over the maps PID holds
+	local f
+	for f in /proc/$1/fdinfo/*; do
+		grep -q '^map_type:' "$f" 2>/dev/null && cat "$f" && echo END
+	done | awk '/^map_type:/ { n++; if ($2 == 1 || $2 == 5) h++ }
+		/^forced_dynamic:/ { fo += $2 } /^memlock:/ { m += $2 }
+		END { print n + 0, h + 0, fo + 0, m + 0 }'
+}
+
+col() {	# col FILE ROWNAME COLUMN
+	awk -v r="$2" -v c="$3" '$1 == r { print $c; exit }' "$1"
+}
+
+[ -f $S ]; ok $? "sysctl kernel.bpf_force_dyn_alloc exists"
+[ "$(cat $S)" = 0 ]; ok $? "it is off by default ($(cat $S))"
+! echo 2 >$S 2>/dev/null && [ "$(cat $S)" = 0 ]
+ok $? "values other than 0 and 1 are rejected"
+if unshare -U true 2>/dev/null; then
+	! unshare -U sh -c "echo 1 >$S" 2>/dev/null && [ "$(cat $S)" = 0 ]
+	ok $? "a task without CAP_SYS_ADMIN (user namespace) cannot turn it on"
+else
+	skip "unprivileged write" "no user namespaces"
+fi
+
+echo +memory >/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null
+for mode in 0 1; do
+	echo $mode >$S
+	CG=/sys/fs/cgroup/fd-sc-$mode
+	mkdir -p $CG
+	syscall-workload -s >$T/wl.$mode 2>&1 &
+	wpid=$!
+	wait_for '^pid ' $T/wl.$mode $wpid
+	sh -c "echo \$\$ >$CG/cgroup.procs && exec syscount -p $wpid -T 30" >$T/sc.$mode 2>&1 &
+	spid=$!
+	wait_for 'Ctrl' $T/sc.$mode $spid
+	set -- $(maps_of $spid)
+	eval "sc_maps_$mode=$1 sc_hash_$mode=$2 sc_forced_$mode=$3 sc_memlock_$mode=$4"
+	eval "sc_cur_$mode=$(cat $CG/memory.current)"
+	bpfmem maps -p $spid >$T/scmaps.$mode 2>&1
+	kill -USR1 $wpid
+	wait $wpid
+	kill -INT $spid
+	wait $spid
+	sed 's/^/#   syscount: /' $T/sc.$mode
+	sed 's/^/#   bpfmem maps: /' $T/scmaps.$mode
+	rmdir $CG
+
+	CG=/sys/fs/cgroup/fd-tt-$mode
+	mkdir -p $CG
+	sh -c "echo \$\$ >$CG/cgroup.procs && exec tcptop -C -S 120 1" >$T/tt.$mode 2>&1 &
+	tpid=$!
+	i=0
+	while [ $i -lt 600 ]; do
+		n=$(for f in /proc/$tpid/fd/*; do readlink "$f"; done 2>/dev/null | grep -c 'perf_event\|bpf_link')
+		[ "$n" -ge 2 ] && break
+		sleep 0.1
+		i=$((i + 1))
+	done
+	set -- $(maps_of $tpid)
+	eval "tt_maps_$mode=$1 tt_hash_$mode=$2 tt_forced_$mode=$3 tt_memlock_$mode=$4"
+	eval "tt_cur_$mode=$(cat $CG/memory.current)"
+	flowgen tcp 127.0.0.1 7000 3 $MiB >$T/gen.$mode
+	sleep 1.5
+	kill -INT $tpid
+	wait $tpid
+	sed 's/^/#   tcptop: /' $T/tt.$mode | head -n 8
+	eval "tt_rx_$mode=$(awk '$2 == "flowgen" { s += $(NF - 1) } END { print s + 0 }' $T/tt.$mode)"
+	eval "tt_tx_$mode=$(awk '$2 == "flowgen" { s += $NF } END { print s + 0 }' $T/tt.$mode)"
+	rmdir $CG
+done
+echo 0 >$S
+
+for s in getppid openat nanosleep; do
+	a=$(col $T/sc.0 $s 2) b=$(col $T/sc.1 $s 2)
+	[ -n "$a" ] && [ "$a" = "$b" ]
+	ok $? "syscount: $s count the same with the switch off and on ($a, $b)"
+done
+[ "$(col $T/sc.1 getppid 2)" = 1000 ]; ok $? "syscount: getppid counted right (1000)"
+[ "$sc_forced_0" = 0 ] && [ "$sc_hash_1" -gt 0 ] && [ "$sc_forced_1" = "$sc_hash_1" ]
+ok $? "syscount: off: no map forced ($sc_forced_0); on: all $sc_hash_1 hash maps forced ($sc_forced_1)"
+grep -q 'forced-dynamic' $T/scmaps.1 && ! grep -q 'forced-dynamic' $T/scmaps.0
+ok $? "syscount: bpfmem maps reports its maps as forced-dynamic only with the switch on"
+echo "# syscount memlock $sc_memlock_0 -> $sc_memlock_1, memcg $sc_cur_0 -> $sc_cur_1"
+[ "$sc_memlock_1" -lt "$sc_memlock_0" ]
+ok $? "syscount: memlock drops ($sc_memlock_0 -> $sc_memlock_1 bytes)"
+[ "$sc_cur_1" -lt "$sc_cur_0" ]
+ok $? "syscount: memcg charge drops ($sc_cur_0 -> $sc_cur_1 bytes)"
+
+echo "# tcptop RX_KB $tt_rx_0 / $tt_rx_1, TX_KB $tt_tx_0 / $tt_tx_1"
+[ "$tt_tx_0" -ge 6000 ] && [ "$tt_rx_0" -ge 6000 ]
+ok $? "tcptop (off): saw the traffic (RX $tt_rx_0 KB, TX $tt_tx_0 KB, 2 x 3 MiB each way)"
+d=$((tt_tx_1 - tt_tx_0)); [ $d -lt 0 ] && d=$((-d))
+e=$((tt_rx_1 - tt_rx_0)); [ $e -lt 0 ] && e=$((-e))
+[ $d -le 8 ] && [ $e -le 8 ]
+ok $? "tcptop: the same bytes with the switch on (TX $tt_tx_0 vs $tt_tx_1, RX $tt_rx_0 vs $tt_rx_1 KB, +-8 KB rounding)"
+[ "$tt_forced_0" = 0 ] && [ "$tt_hash_1" -gt 0 ] && [ "$tt_forced_1" = "$tt_hash_1" ]
+ok $? "tcptop: off: no map forced ($tt_forced_0); on: all $tt_hash_1 hash maps forced ($tt_forced_1)"
+echo "# tcptop memlock $tt_memlock_0 -> $tt_memlock_1, memcg $tt_cur_0 -> $tt_cur_1"
+[ "$tt_memlock_1" -lt "$tt_memlock_0" ]
+ok $? "tcptop: memlock drops ($tt_memlock_0 -> $tt_memlock_1 bytes)"
+[ "$tt_cur_1" -lt "$tt_cur_0" ]
+ok $? "tcptop: memcg charge drops ($tt_cur_0 -> $tt_cur_1 bytes)"
+done_testing

@@ -1,0 +1,62 @@
+# SPDX-License-Identifier: GPL-2.0
+# The bpf_mem_alloc shrinker (series patch "bpf: memalloc: add a shrinker"): churn 128
+# BPF_F_NO_PREALLOC hash maps from BPF on every CPU so their caches fill, apply memory
+# pressure (drop_caches, then memory.reclaim on the maps' cgroup), and check that every
+# cache falls to its low watermark, that the memcg gives back about the trimmed bytes,
+# and that the maps keep working at full speed. A run without pressure is the control.
+# usage: shrink.sh FLAVOR
+. /tests/lib.sh
+flavor=${1:-base}
+T=/tmp/shrink
+mkdir -p $T
+nmaps=128
+[ "$flavor" = debug ] && nmaps=48
+echo "# kernel $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs"
+
+echo +memory >/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null
+CG=/sys/fs/cgroup/bpfmem-shrink
+mkdir -p $CG
+
+v() {	# v FILE TAG KEY: the number after KEY on the line starting with TAG
+	awk -v t="$2" -v k="$3" '$1 == t { for (i = 2; i < NF; i++) if ($i == k) { print $(i + 1); exit } }' "$1"
+}
+
+for p in none drop reclaim; do
+	t=20
+	[ $p = none ] && t=2
+	sh -c "echo \$\$ >$CG/cgroup.procs && exec memshrink -m $nmaps -p $p -t $t" >$T/$p 2>&1
+	rc=$?
+	sed 's/^/#   /' $T/$p
+	ok $rc "$p: memshrink exits 0"
+	ex=$(v $T/$p before excess_objs)
+	[ -n "$ex" ] && [ "$ex" -ge $((nmaps * 16)) ]
+	ok $? "$p: the churn filled the caches above their low watermark ($ex objects, >= $((nmaps * 16)))"
+	over=$(v $T/$p after max_over_low)
+	sh0=$(v $T/$p before shrunk_objs) sh1=$(v $T/$p after shrunk_objs)
+	fail=$(v $T/$p speed failures)
+	[ "$fail" = 0 ]; ok $? "$p: no failed map operation ($fail)"
+	if [ $p = none ]; then
+		[ -n "$over" ] && [ "$over" -gt 0 ] && [ "$sh1" = "$sh0" ]
+		ok $? "none: without pressure the caches stay above the low watermark (max $over over, shrunk $sh0 -> $sh1)"
+		continue
+	fi
+	[ -n "$over" ] && [ "$over" -le 0 ]
+	ok $? "$p: every cache of every CPU at most at its low watermark (max over: $over)"
+	[ -n "$sh1" ] && [ $((sh1 - sh0)) -ge "$ex" ]
+	ok $? "$p: the shrinker trimmed at least the excess ($((sh1 - sh0)) >= $ex objects)"
+	pend=$(v $T/$p after pending_bytes)
+	[ "$pend" = 0 ]; ok $? "$p: the trimmed objects went back to slab after the grace period (pending $pend)"
+	tb=$(v $T/$p trimmed_bytes)
+	s0=$(v $T/$p memcg slab_before) s1=$(v $T/$p memcg slab_after)
+	c0=$(v $T/$p memcg current_before) c1=$(v $T/$p memcg current_after)
+	echo "# $p: trimmed $tb bytes; memcg slab_unreclaimable $s0 -> $s1 ($((s0 - s1))), memory.current $c0 -> $c1 ($((c0 - c1)))"
+	[ $((s0 - s1)) -ge $((tb / 2)) ] && [ $((s0 - s1)) -le $((tb * 2 + 262144)) ]
+	ok $? "$p: memcg slab_unreclaimable fell by about the trimmed bytes ($((s0 - s1)) vs $tb)"
+	[ $((c0 - c1)) -ge $((tb / 2)) ]
+	ok $? "$p: memcg memory.current fell by at least half the trimmed bytes ($((c0 - c1)) vs $tb)"
+	s0=$(v $T/$p speed before_ops_per_s) s1=$(v $T/$p speed after_ops_per_s)
+	[ $((s1 * 2)) -ge "$s0" ]
+	ok $? "$p: the maps keep working at full speed afterwards ($s1 vs $s0 ops/s, >= 50%)"
+done
+rmdir $CG
+done_testing

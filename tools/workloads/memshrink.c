@@ -1,0 +1,329 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * memshrink: fill the bpf_mem_alloc caches of many BPF_F_NO_PREALLOC hash maps from
+ * BPF on every CPU (bpf/memshrink.bpf.c), apply memory pressure, and report what the
+ * bpf_mem_alloc shrinker gave back: per-CPU cached objects against the low watermark
+ * (debugfs bpf/mem_alloc), the memory cgroup's memory.current and slab_unreclaimable,
+ * and the churn speed before and after.
+ *
+ *   memshrink [-m NMAPS] [-n NKEYS] [-r ROUNDS] [-p drop|reclaim|none] [-t TIMEOUT]
+ *
+ * Run it in the memory cgroup to be measured. Output: "key value..." lines, see main().
+ */
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "memshrink.skel.h"
+
+#define MAX_MAPS 512
+#define MAX_CPUS 64
+#define DEBUGFS "/sys/kernel/debug/bpf/mem_alloc"
+
+static unsigned int map_ids[MAX_MAPS];
+static int nmaps = 128;
+
+struct state {
+	long long cached_objs, cached_bytes, excess, pending_bytes, shrunk;
+	long long max_over_low;		/* max over caches of free_cnt - low_wm */
+	int caches;
+};
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static bool ours(unsigned int id)
+{
+	int i;
+
+	for (i = 0; i < nmaps; i++)
+		if (map_ids[i] == id)
+			return true;
+	return false;
+}
+
+static const char *field(const char *line, const char *key)
+{
+	char pat[64];
+	const char *p;
+
+	snprintf(pat, sizeof(pat), " %s=", key);
+	p = strstr(line, pat);
+	return p ? p + strlen(pat) : NULL;
+}
+
+static long long num(const char *line, const char *key)
+{
+	const char *p = field(line, key);
+
+	return p ? strtoll(p, NULL, 10) : -1;
+}
+
+static int read_state(struct state *st)
+{
+	char *line = NULL;
+	size_t cap = 0;
+	FILE *f;
+
+	memset(st, 0, sizeof(*st));
+	st->max_over_low = -1000000;
+	f = fopen(DEBUGFS, "r");
+	if (!f) {
+		fprintf(stderr, "memshrink: %s: %s\n", DEBUGFS, strerror(errno));
+		return -1;
+	}
+	while (getline(&line, &cap, f) > 0) {
+		long long low = num(line, "low_wm"), obj = num(line, "obj_bytes");
+		const char *p = field(line, "free_cnt");
+
+		if (!ours(num(line, "map_id")) || !p || low < 0 || obj < 0)
+			continue;
+		/* free_cnt=CPU:N,CPU:N,... */
+		while (*p && *p != ' ' && *p != '\n') {
+			long long n;
+
+			p = strchr(p, ':');
+			if (!p)
+				break;
+			n = strtoll(p + 1, (char **)&p, 10);
+			st->caches++;
+			st->cached_objs += n;
+			st->cached_bytes += n * obj;
+			if (n > low)
+				st->excess += n - low;
+			if (n - low > st->max_over_low)
+				st->max_over_low = n - low;
+			if (*p == ',')
+				p++;
+		}
+		st->pending_bytes += num(line, "pending_bytes");
+		st->shrunk += num(line, "shrunk_objs");
+	}
+	free(line);
+	fclose(f);
+	if (st->caches != nmaps * sysconf(_SC_NPROCESSORS_CONF)) {
+		fprintf(stderr, "memshrink: found %d caches of our maps in %s\n", st->caches, DEBUGFS);
+		return -1;
+	}
+	return 0;
+}
+
+static char cgdir[400];
+
+static int find_cgroup(void)
+{
+	char line[380];
+	FILE *f = fopen("/proc/self/cgroup", "r");
+	int ok = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "0::", 3))
+			continue;
+		line[strcspn(line, "\n")] = 0;
+		snprintf(cgdir, sizeof(cgdir), "/sys/fs/cgroup%s", line + 3);
+		ok = 0;
+	}
+	fclose(f);
+	return ok;
+}
+
+static long long cg_read(const char *file, const char *key)
+{
+	char path[600], name[64];
+	long long v, ret = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", cgdir, file);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (!key) {
+		if (fscanf(f, "%lld", &v) == 1)
+			ret = v;
+	} else {
+		while (fscanf(f, "%63s %lld", name, &v) == 2)
+			if (!strcmp(name, key))
+				ret = v;
+	}
+	fclose(f);
+	return ret;
+}
+
+static int write_file(const char *path, const char *val)
+{
+	FILE *f = fopen(path, "w");
+	int err = 0;
+
+	if (!f)
+		return -errno;
+	if (fputs(val, f) < 0)
+		err = -errno;
+	if (fclose(f) && !err)
+		err = -errno;
+	return err;
+}
+
+static int prog_fd;
+
+/* One churn of all maps on every CPU, @rounds times. Returns ops per second. */
+static double churn(struct memshrink_bpf *skel, int rounds)
+{
+	int cpus = sysconf(_SC_NPROCESSORS_ONLN), cpu, r;
+	__u64 ops0 = skel->bss->ops;
+	double t0 = now();
+
+	for (r = 0; r < rounds; r++) {
+		for (cpu = 0; cpu < cpus; cpu++) {
+			LIBBPF_OPTS(bpf_test_run_opts, opts, .flags = BPF_F_TEST_RUN_ON_CPU,
+				    .cpu = cpu);
+
+			if (bpf_prog_test_run_opts(prog_fd, &opts)) {
+				fprintf(stderr, "memshrink: test run on cpu %d: %s\n", cpu,
+					strerror(errno));
+				return -1;
+			}
+		}
+	}
+	return (skel->bss->ops - ops0) / (now() - t0);
+}
+
+static void print_state(const char *tag, const struct state *st)
+{
+	printf("%s caches %d cached_objs %lld cached_bytes %lld excess_objs %lld "
+	       "max_over_low %lld pending_bytes %lld shrunk_objs %lld\n", tag, st->caches,
+	       st->cached_objs, st->cached_bytes, st->excess, st->max_over_low,
+	       st->pending_bytes, st->shrunk);
+}
+
+int main(int argc, char **argv)
+{
+	long long cur0, cur1, slab0, slab1;
+	const char *pressure = "drop";
+	struct memshrink_bpf *skel;
+	struct state before, after;
+	int c, i, nkeys = 128, rounds = 3, timeout = 20, outer_fd;
+	double speed0, speed1, t;
+
+	while ((c = getopt(argc, argv, "m:n:r:p:t:h")) != -1) {
+		switch (c) {
+		case 'm': nmaps = atoi(optarg); break;
+		case 'n': nkeys = atoi(optarg); break;
+		case 'r': rounds = atoi(optarg); break;
+		case 'p': pressure = optarg; break;
+		case 't': timeout = atoi(optarg); break;
+		default:
+			fprintf(stderr, "usage: memshrink [-m NMAPS] [-n NKEYS] [-r ROUNDS] "
+				"[-p drop|reclaim|none] [-t TIMEOUT]\n");
+			return 2;
+		}
+	}
+	if (nmaps < 1 || nmaps > MAX_MAPS || nkeys < 1 || nkeys > 4096 || rounds < 1 ||
+	    (strcmp(pressure, "drop") && strcmp(pressure, "reclaim") && strcmp(pressure, "none"))) {
+		fprintf(stderr, "memshrink: bad arguments\n");
+		return 2;
+	}
+	if (find_cgroup()) {
+		fprintf(stderr, "memshrink: cannot find my cgroup\n");
+		return 1;
+	}
+
+	skel = memshrink_bpf__open();
+	if (!skel)
+		return 1;
+	skel->rodata->nmaps = nmaps;
+	skel->rodata->nkeys = nkeys;
+	if (memshrink_bpf__load(skel)) {
+		fprintf(stderr, "memshrink: cannot load BPF programs\n");
+		return 1;
+	}
+	prog_fd = bpf_program__fd(skel->progs.churn);
+	outer_fd = bpf_map__fd(skel->maps.outer);
+	for (i = 0; i < nmaps; i++) {
+		LIBBPF_OPTS(bpf_map_create_opts, mopts, .map_flags = BPF_F_NO_PREALLOC);
+		struct bpf_map_info info = {};
+		__u32 len = sizeof(info);
+		char name[24];
+		int fd;
+
+		snprintf(name, sizeof(name), "shrink%d", i);
+		fd = bpf_map_create(BPF_MAP_TYPE_HASH, name, 4, 192, 4096, &mopts);
+		if (fd < 0 || bpf_map_update_elem(outer_fd, &i, &fd, BPF_ANY) ||
+		    bpf_obj_get_info_by_fd(fd, &info, &len)) {
+			fprintf(stderr, "memshrink: map %d: %s\n", i, strerror(errno));
+			return 1;
+		}
+		map_ids[i] = info.id;
+		/* the outer map holds it */
+		close(fd);
+	}
+
+	/* warm up, then measure */
+	if (churn(skel, 1) < 0)
+		return 1;
+	speed0 = churn(skel, rounds);
+	if (speed0 < 0)
+		return 1;
+	/* let the last trims and refills settle */
+	usleep(200000);
+	if (read_state(&before))
+		return 1;
+	cur0 = cg_read("memory.current", NULL);
+	slab0 = cg_read("memory.stat", "slab_unreclaimable");
+	print_state("before", &before);
+
+	if (!strcmp(pressure, "drop")) {
+		if (write_file("/proc/sys/vm/drop_caches", "2")) {
+			fprintf(stderr, "memshrink: drop_caches: %s\n", strerror(errno));
+			return 1;
+		}
+	} else if (!strcmp(pressure, "reclaim")) {
+		char path[600];
+		int err;
+
+		snprintf(path, sizeof(path), "%s/memory.reclaim", cgdir);
+		/* -EAGAIN: it reclaimed less than asked, which is expected here */
+		err = write_file(path, "64M");
+		if (err && err != -EAGAIN) {
+			fprintf(stderr, "memshrink: %s: %s\n", path, strerror(-err));
+			return 1;
+		}
+	}
+
+	/* trims run in irq_work, the objects reach slab after a grace period */
+	t = now();
+	do {
+		usleep(100000);
+		if (read_state(&after))
+			return 1;
+	} while ((after.max_over_low > 0 || after.pending_bytes > 0) && now() - t < timeout);
+	printf("waited %.1f\n", now() - t);
+	/* memcg statistics are flushed lazily */
+	sleep(2);
+	cur1 = cg_read("memory.current", NULL);
+	slab1 = cg_read("memory.stat", "slab_unreclaimable");
+	print_state("after", &after);
+	printf("memcg %s current_before %lld current_after %lld slab_before %lld slab_after %lld\n",
+	       cgdir, cur0, cur1, slab0, slab1);
+	printf("trimmed_bytes %lld\n", before.cached_bytes - after.cached_bytes);
+
+	speed1 = churn(skel, rounds);
+	if (speed1 < 0)
+		return 1;
+	printf("speed before_ops_per_s %.0f after_ops_per_s %.0f failures %llu\n",
+	       speed0, speed1, (unsigned long long)skel->bss->failures);
+	memshrink_bpf__destroy(skel);
+	return 0;
+}
