@@ -22,7 +22,7 @@
  *              "lat_ns":{"total":N, "avg":N, "max":N, "samples":N},   (-L)
  *              "hist_log2_us":[N, ...] }],            (-H: slot i counts [2^i, 2^(i+1)) us,
  *                                                      slot 0 also < 1 us; trailing zeros cut)
- *    "dropped":N, "inflight_lost":N,                  (in this interval)
+ *    "dropped":N, "inflight_lost":N, "missed":N,      (in this interval)
  *    "stats":{"counts_elements":N, "inflight_elements":N, "inflight_dead":N,
  *             "reaped":N, "no_start":N},              (--stats)
  *    "maps":[{"name":S, "id":N, "max_entries":N, "prealloc":BOOL, "memlock":N,
@@ -92,7 +92,7 @@ static void usage(FILE *f)
 "                         tools/syscalls.c): interval, time, elapsed_s, final, hook, by,\n"
 "                         filter, total{count,errors,rows}, rows[{nr,syscall|pid,comm,\n"
 "                         count,errors,lat_ns{total,avg,max,samples},hist_log2_us}],\n"
-"                         dropped, inflight_lost, stats, maps[memlock,elements,...]\n"
+"                         dropped, inflight_lost, missed, stats, maps[memlock,...]\n"
 "      --hook HOOK        fentry|kprobe on " SC_FUNC ", or tp (raw_syscalls tracepoints);\n"
 "                         default: fentry if it can attach, else kprobe, else tp\n"
 "      --max-entries N    size of the aggregate map (default 512 per syscall, which holds\n"
@@ -213,6 +213,27 @@ static int cmp_rows(const void *a, const void *b)
 	return x->key.nr < y->key.nr ? -1 : x->key.nr > y->key.nr;
 }
 
+/*
+ * Runs of our programs the kernel skipped (bpf_prog_info.recursion_misses): a program
+ * already active on the CPU, e.g. a tracer run preempted on PREEMPT_RT by another
+ * task making a syscall on that CPU. Such events are lost; we report how many.
+ */
+static long long prog_misses(struct syscalls_bpf *skel)
+{
+	struct bpf_program *prog;
+	long long n = 0;
+
+	bpf_object__for_each_program(prog, skel->obj) {
+		struct bpf_prog_info info = {};
+		__u32 len = sizeof(info);
+		int fd = bpf_program__fd(prog);
+
+		if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len))
+			n += info.recursion_misses;
+	}
+	return n;
+}
+
 /* Counts the in-flight entries and those whose thread no longer exists. */
 static void inflight_scan(int fd, long long *elements, long long *dead)
 {
@@ -277,7 +298,7 @@ struct interval {
 	long n;
 	double elapsed;
 	bool final;
-	long long dropped, inflight_lost;
+	long long dropped, inflight_lost, missed;
 	bool have_stats;
 	long long counts_elements, inflight_elements, inflight_dead, reaped, no_start;
 	char *maps_text, *maps_json;
@@ -329,6 +350,9 @@ static void print_text(struct row *rows, size_t nrows, const struct interval *iv
 	printf("total: %llu syscalls, %llu errors, %zu rows\n", tc, te, nrows);
 	if (iv->dropped)
 		printf("%lld events dropped (map full)\n", iv->dropped);
+	if (iv->missed)
+		printf("%lld events missed (the kernel skipped our programs: recursion, or a "
+		       "preempted run on the same CPU)\n", iv->missed);
 	if (iv->inflight_lost)
 		printf("%lld latency samples lost (in-flight map full)\n", iv->inflight_lost);
 	if (iv->have_stats)
@@ -414,7 +438,8 @@ static void print_json(struct row *rows, size_t nrows, const struct interval *iv
 		}
 		putchar('}');
 	}
-	printf("],\"dropped\":%lld,\"inflight_lost\":%lld", iv->dropped, iv->inflight_lost);
+	printf("],\"dropped\":%lld,\"inflight_lost\":%lld,\"missed\":%lld", iv->dropped,
+	       iv->inflight_lost, iv->missed);
 	if (iv->have_stats)
 		printf(",\"stats\":{\"counts_elements\":%lld,\"inflight_elements\":%lld,"
 		       "\"inflight_dead\":%lld,\"reaped\":%lld,\"no_start\":%lld}",
@@ -599,7 +624,7 @@ int cmd_syscalls(int argc, char **argv)
 	struct syscalls_bpf *skel = NULL;
 	struct row *rows = NULL;
 	size_t vsize, nrows;
-	long long prev_stat[SC_NSTATS] = {}, cur;
+	long long prev_stat[SC_NSTATS] = {}, cur, prev_missed = 0;
 	double start, next, end, t;
 	bool list = false, last = false;
 	int err, counts_fd, stats_fd, i, ret = 1;
@@ -741,6 +766,9 @@ int cmd_syscalls(int argc, char **argv)
 				iv.no_start = cur;
 			prev_stat[i] = cur;
 		}
+		cur = prog_misses(skel);
+		iv.missed = cur - prev_missed;
+		prev_missed = cur;
 		if (env.stats)
 			inflight_scan(bpf_map__fd(skel->maps.inflight), &iv.inflight_elements,
 				      &iv.inflight_dead);

@@ -145,10 +145,18 @@ kill -INT $tpid
 wait $tpid
 expect "churn: exits 0" $? 0
 sed 's/^/#   /' $T/churn.err; grep -E '^(stats|total|getppid|exit_group)' $T/churn | sed 's/^/#   /'
+# runs the kernel skipped (PREEMPT_RT: a tracer run preempted on the same CPU) are
+# reported as missed; counted + missed must cover the workload, and nothing is invented
+missed=$(sed -n 's/^\([0-9]*\) events missed.*/\1/p' $T/churn | awk '{ s += $1 } END { print s + 0 }')
 sum=$(awk '$1 == "exit_group" { s += $2 } END { print s + 0 }' $T/churn)
-expect "churn: exit_group of every child counted" "$sum" $((churn + 1))
+if [ "$missed" = 0 ]; then
+	expect "churn: exit_group of every child counted" "$sum" $((churn + 1))
+else
+	[ "$sum" -le $((churn + 1)) ] && [ $((sum + missed)) -ge $((churn + 1)) ]
+	ok $? "churn: exit_group counted ($sum) + reported missed ($missed) covers $((churn + 1))"
+fi
 sum=$(awk '$1 == "getppid" { s += $2 } END { print s + 0 }' $T/churn)
-[ "$sum" -ge $churn ]; ok $? "churn: getppid of every child counted ($sum >= $churn)"
+[ $((sum + missed)) -ge $churn ]; ok $? "churn: getppid of every child counted ($sum + $missed missed >= $churn)"
 last=$(grep '^stats:' $T/churn | tail -n1)
 echo "$last" | grep -q 'inflight elements 0 (dead threads 0)'
 ok $? "churn: in-flight map empty after the churn: $last"
