@@ -52,10 +52,14 @@
 #define MAX_LINKS 32
 
 static const char *reason_name[] = { "?", "tcp_close", "udp_destroy", "udp_idle" };
-static const char *drop_name[DROP_MAX] = { "map_full", "alloc", "ringbuf", "args" };
-static const char *drop_text[DROP_MAX] = {
+/* userspace-only drop reason after the BPF side's: runs the kernel skipped */
+#define DROP_MISSED	DROP_MAX
+#define NDROPS		(DROP_MAX + 1)
+static const char *drop_name[NDROPS] = { "map_full", "alloc", "ringbuf", "args", "missed" };
+static const char *drop_text[NDROPS] = {
 	"map full", "update failed: allocation or busy bucket", "ring buffer full",
-	"kprobe args map full"
+	"kprobe args map full",
+	"missed: the kernel skipped our programs (recursion, or a preempted run on the same CPU)"
 };
 
 static struct env {
@@ -286,8 +290,20 @@ static void dropped_counts(struct flows_bpf *skel, long long *d)
 {
 	int i, fd = bpf_map__fd(skel->maps.dropped);
 
+	struct bpf_program *prog;
+
 	for (i = 0; i < DROP_MAX; i++)
 		d[i] = bpfmem_percpu_sum(fd, i);
+	/* bpf_prog_info.recursion_misses of every program we loaded */
+	d[DROP_MISSED] = 0;
+	bpf_object__for_each_program(prog, skel->obj) {
+		struct bpf_prog_info info = {};
+		__u32 len = sizeof(info);
+
+		if (bpf_program__fd(prog) >= 0 &&
+		    !bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len))
+			d[DROP_MISSED] += info.recursion_misses;
+	}
 }
 
 static void json_dropped(FILE *o, const long long *d)
@@ -295,7 +311,7 @@ static void json_dropped(FILE *o, const long long *d)
 	int i;
 
 	fputc('{', o);
-	for (i = 0; i < DROP_MAX; i++)
+	for (i = 0; i < NDROPS; i++)
 		fprintf(o, "%s\"%s\":%lld", i ? "," : "", drop_name[i], d[i]);
 	fputc('}', o);
 }
@@ -372,7 +388,7 @@ static int report(struct flows_bpf *skel, struct ring_buffer *rb)
 	int fd = bpf_map__fd(skel->maps.flows);
 	struct flow *live, *rows;
 	size_t n, i, nrows = 0, shown;
-	long long d[DROP_MAX], elements = -1;
+	long long d[NDROPS], elements = -1;
 	struct bpfmem_map_info mi;
 	__u64 now;
 	char ts[16];
@@ -454,7 +470,7 @@ static int report(struct flows_bpf *skel, struct ring_buffer *rb)
 		if (elements >= 0)
 			fprintf(o, " (map elements %lld)", elements);
 		fprintf(o, ", closed %zu", st.nclosed);
-		for (i = 0; i < DROP_MAX; i++)
+		for (i = 0; i < NDROPS; i++)
 			if (d[i] > 0)
 				fprintf(o, ", %lld events dropped (%s)", d[i], drop_text[i]);
 		fprintf(o, "\n%-7s %-15s %-5s %-22s %-22s %10s %10s %7s %7s\n", "PID", "COMM",
@@ -477,11 +493,11 @@ static int report(struct flows_bpf *skel, struct ring_buffer *rb)
 /* Returns the number of dropped events (the exit status says counts are incomplete). */
 static long long summary(struct flows_bpf *skel, bool fentry)
 {
-	long long d[DROP_MAX], total = 0;
+	long long d[NDROPS], total = 0;
 	int i;
 
 	dropped_counts(skel, d);
-	for (i = 0; i < DROP_MAX; i++) {
+	for (i = 0; i < NDROPS; i++) {
 		if (d[i] > 0) {
 			bpfmem_err("%lld events dropped (%s): counts are incomplete%s", d[i],
 				   drop_text[i], i == DROP_MAP_FULL ? " (raise --max-entries)" :
@@ -508,7 +524,7 @@ static long long summary(struct flows_bpf *skel, bool fentry)
 	printf("\nhook %s, %ld intervals, max live flows %lld, closed flows %lld\n",
 	       fentry ? "fentry/fexit" : "kprobe/kretprobe", st.intervals, st.max_live,
 	       st.total_closed);
-	for (i = 0; i < DROP_MAX; i++)
+	for (i = 0; i < NDROPS; i++)
 		if (d[i] > 0)
 			printf("%lld events dropped (%s)\n", d[i], drop_text[i]);
 	bpfmem_print_map_mem(stdout, "flows", bpf_map__fd(skel->maps.flows), false);

@@ -147,7 +147,7 @@ done
 [ "$(last_interval /tmp/lo.json live_flows)" = 0 ]; ok $? "map empty after the flows closed (live_flows 0)"
 n=$(grep -c '"type":"closed","reason":"tcp_close"' /tmp/lo.json)
 [ "$n" = $((4 * NCONN + 4)) ]; ok $? "one tcp_close record per TCP socket ($n, expected $((4 * NCONN + 4)))"
-grep '"type":"summary"' /tmp/lo.json | grep -q '"dropped":{"map_full":0,"alloc":0,"ringbuf":0,"args":0}'
+grep '"type":"summary"' /tmp/lo.json | grep -q '"dropped":{"map_full":0,"alloc":0,"ringbuf":0,"args":0,"missed":0}'
 ok $? "no dropped events"
 grep '"type":"summary"' /tmp/lo.json | grep -q '"maps":\[{"name":"flows".*"prealloc":false,"memlock":[0-9]'
 ok $? "summary reports the flow map's memory"
