@@ -51,8 +51,12 @@ for p in none drop reclaim; do
 	s0=$(v $T/$p memcg slab_before) s1=$(v $T/$p memcg slab_after)
 	c0=$(v $T/$p memcg current_before) c1=$(v $T/$p memcg current_after)
 	echo "# $p: trimmed $tb bytes; memcg slab_unreclaimable $s0 -> $s1 ($((s0 - s1))), memory.current $c0 -> $c1 ($((c0 - c1)))"
-	[ $((s0 - s1)) -ge $((tb / 2)) ] && [ $((s0 - s1)) -le $((tb * 2 + 262144)) ]
-	ok $? "$p: memcg slab_unreclaimable fell by about the trimmed bytes ($((s0 - s1)) vs $tb)"
+	# debug (KASAN): objects carry redzones and freed ones wait in the quarantine,
+	# which the same pressure drains: only the lower bound holds there
+	hi=$((tb * 2 + 262144))
+	[ "$flavor" = debug ] && hi=$((tb * 8 + 4194304))
+	[ $((s0 - s1)) -ge $((tb / 2)) ] && [ $((s0 - s1)) -le $hi ]
+	ok $? "$p: memcg slab_unreclaimable fell by about the trimmed bytes ($((s0 - s1)) vs $tb, <= $hi)"
 	[ $((c0 - c1)) -ge $((tb / 2)) ]
 	ok $? "$p: memcg memory.current fell by at least half the trimmed bytes ($((c0 - c1)) vs $tb)"
 	s0=$(v $T/$p speed before_ops_per_s) s1=$(v $T/$p speed after_ops_per_s)
