@@ -87,7 +87,13 @@ done
 
 echo "--- bpfmem flows"
 grep -v '^map ' /tmp/fl.txt | tail -n 14
-[ $frc = 0 ] || { cat /tmp/fl.err; fail "bpfmem flows exited $frc"; }
+# exit 3 = counts incomplete; on PREEMPT_RT a tracer run preempted on the same CPU makes
+# the kernel skip the next run there ("missed"), which is reported, not hidden
+if [ $frc = 3 ] && ! grep -v 'events dropped (missed' /tmp/fl.err | grep -q 'events dropped'; then
+	echo "rtdemo: flows reports $(sed -n 's/^bpfmem flows: \([0-9]*\) events dropped (missed.*/\1/p' /tmp/fl.err) runs skipped by the kernel (PREEMPT_RT preemption), nothing else dropped"
+else
+	[ $frc = 0 ] || { cat /tmp/fl.err; fail "bpfmem flows exited $frc"; }
+fi
 grep -qE 'tcp|TCP' /tmp/fl.txt && echo "rtdemo: flows counted tcp" || fail "bpfmem flows counted no TCP flow"
 grep -E '^map ' /tmp/fl.txt
 if grep -qE '^map flows .* dynamic' /tmp/fl.txt; then
