@@ -12,16 +12,6 @@ S=/proc/sys/kernel/bpf_force_dyn_alloc
 MiB=1048576
 echo "# kernel $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs"
 
-wait_for() {	# wait_for PATTERN FILE [PID]: until PATTERN is in FILE (or PID died), 60 s max
-	local i=0
-	while ! grep -q "$1" "$2" 2>/dev/null; do
-		[ -n "$3" ] && ! kill -0 "$3" 2>/dev/null && return 1
-		i=$((i + 1))
-		[ $i -gt 600 ] && return 1
-		sleep 0.1
-	done
-}
-
 maps_of() {	# maps_of PID: "nmaps nhash nforced memlock" over the maps PID holds
 	local f
 	for f in /proc/$1/fdinfo/*; do

@@ -24,6 +24,15 @@ skip() {
 	_n=$((_n + 1))
 	echo "ok $_n - $1 # SKIP $2"
 }
+wait_for() {	# wait_for PATTERN FILE [PID]: until PATTERN is in FILE (or PID died), 60 s max
+	local i=0
+	while ! grep -q "$1" "$2" 2>/dev/null; do
+		[ -n "$3" ] && ! kill -0 "$3" 2>/dev/null && return 1
+		i=$((i + 1))
+		[ $i -gt 600 ] && return 1
+		sleep 0.1
+	done
+}
 done_testing() {	# the plan is printed by the host harness (--tap), after its verdict
 	[ "$_fail" = 0 ]
 	exit $?

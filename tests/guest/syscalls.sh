@@ -10,16 +10,6 @@ mkdir -p $T
 churn=2000
 [ "$flavor" = debug ] && churn=500
 
-wait_for() {	# wait_for PATTERN FILE [PID]: until PATTERN is in FILE (or PID died), 60 s max
-	local i=0
-	while ! grep -q "$1" "$2" 2>/dev/null; do
-		[ -n "$3" ] && ! kill -0 "$3" 2>/dev/null && return 1
-		i=$((i + 1))
-		[ $i -gt 600 ] && return 1
-		sleep 0.1
-	done
-}
-
 # traced NAME "TRACER ARGS" "WORKLOAD ARGS": workload waits, tracer attaches with -p,
 # workload runs, tracer gets SIGINT. Output in $T/NAME, exit status in $T/NAME.rc.
 traced() {
