@@ -320,14 +320,8 @@ if command -v tcptop >/dev/null; then
 	tpid=$!
 	start_flows /tmp/tt.json -j --closed -i 1
 	# tcptop attached: its 2 kprobes (perf events / bpf links) are open
-	i=0
-	while [ $i -lt 600 ]; do
-		n=$(for f in /proc/$tpid/fd/*; do readlink "$f"; done 2>/dev/null | grep -c 'perf_event\|bpf_link')
-		[ "$n" -ge 2 ] && break
-		sleep 0.1
-		i=$((i + 1))
-	done
-	echo "# tcptop attached: $n kprobe fds after $i x 0.1 s"
+	wait_attached $tpid 2
+	echo "# tcptop attached: $_attached kprobe fds after $_waited x 0.1 s"
 	sleep 0.5
 	flowgen tcp 127.0.0.1 7000 3 $MiB >/tmp/tt.gen
 	sleep 1

@@ -64,13 +64,7 @@ for mode in 0 1; do
 	mkdir -p $CG
 	sh -c "echo \$\$ >$CG/cgroup.procs && exec tcptop -C -S 120 1" >$T/tt.$mode 2>&1 &
 	tpid=$!
-	i=0
-	while [ $i -lt 600 ]; do
-		n=$(for f in /proc/$tpid/fd/*; do readlink "$f"; done 2>/dev/null | grep -c 'perf_event\|bpf_link')
-		[ "$n" -ge 2 ] && break
-		sleep 0.1
-		i=$((i + 1))
-	done
+	wait_attached $tpid 2
 	set -- $(maps_of $tpid)
 	eval "tt_maps_$mode=$1 tt_hash_$mode=$2 tt_forced_$mode=$3 tt_memlock_$mode=$4"
 	eval "tt_cur_$mode=$(cat $CG/memory.current)"

@@ -33,6 +33,17 @@ wait_for() {	# wait_for PATTERN FILE [PID]: until PATTERN is in FILE (or PID die
 		sleep 0.1
 	done
 }
+wait_attached() {	# wait_attached PID N: until PID holds N perf_event/bpf_link fds, 60 s max
+	_waited=0
+	while [ $_waited -lt 600 ]; do
+		_attached=$(for f in /proc/$1/fd/*; do readlink "$f"; done 2>/dev/null |
+			grep -c 'perf_event\|bpf_link')
+		[ "$_attached" -ge "$2" ] && return 0
+		sleep 0.1
+		_waited=$((_waited + 1))
+	done
+	return 1
+}
 done_testing() {	# the plan is printed by the host harness (--tap), after its verdict
 	[ "$_fail" = 0 ]
 	exit $?
