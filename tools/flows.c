@@ -290,20 +290,9 @@ static void dropped_counts(struct flows_bpf *skel, long long *d)
 {
 	int i, fd = bpf_map__fd(skel->maps.dropped);
 
-	struct bpf_program *prog;
-
 	for (i = 0; i < DROP_MAX; i++)
 		d[i] = bpfmem_percpu_sum(fd, i);
-	/* bpf_prog_info.recursion_misses of every program we loaded */
-	d[DROP_MISSED] = 0;
-	bpf_object__for_each_program(prog, skel->obj) {
-		struct bpf_prog_info info = {};
-		__u32 len = sizeof(info);
-
-		if (bpf_program__fd(prog) >= 0 &&
-		    !bpf_obj_get_info_by_fd(bpf_program__fd(prog), &info, &len))
-			d[DROP_MISSED] += info.recursion_misses;
-	}
+	d[DROP_MISSED] = bpfmem_prog_misses(skel->obj);
 }
 
 static void json_dropped(FILE *o, const long long *d)

@@ -213,27 +213,6 @@ static int cmp_rows(const void *a, const void *b)
 	return x->key.nr < y->key.nr ? -1 : x->key.nr > y->key.nr;
 }
 
-/*
- * Runs of our programs the kernel skipped (bpf_prog_info.recursion_misses): a program
- * already active on the CPU, e.g. a tracer run preempted on PREEMPT_RT by another
- * task making a syscall on that CPU. Such events are lost; we report how many.
- */
-static long long prog_misses(struct syscalls_bpf *skel)
-{
-	struct bpf_program *prog;
-	long long n = 0;
-
-	bpf_object__for_each_program(prog, skel->obj) {
-		struct bpf_prog_info info = {};
-		__u32 len = sizeof(info);
-		int fd = bpf_program__fd(prog);
-
-		if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len))
-			n += info.recursion_misses;
-	}
-	return n;
-}
-
 /* Counts the in-flight entries and those whose thread no longer exists. */
 static void inflight_scan(int fd, long long *elements, long long *dead)
 {
@@ -766,7 +745,7 @@ int cmd_syscalls(int argc, char **argv)
 				iv.no_start = cur;
 			prev_stat[i] = cur;
 		}
-		cur = prog_misses(skel);
+		cur = bpfmem_prog_misses(skel->obj);
 		iv.missed = cur - prev_missed;
 		prev_missed = cur;
 		if (env.stats)

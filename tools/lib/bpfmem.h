@@ -112,4 +112,12 @@ int cmd_flows(int argc, char **argv);
 int cmd_maps(int argc, char **argv);
 int cmd_savings(int argc, char **argv);
 
+/*
+ * Runs of the loaded programs of @obj the kernel skipped (bpf_prog_info.recursion_misses):
+ * a program already active on the CPU, e.g. a run preempted on PREEMPT_RT by another
+ * task hitting the same hook on that CPU. Those events are lost; callers report them.
+ */
+struct bpf_object;
+long long bpfmem_prog_misses(struct bpf_object *obj);
+
 #endif

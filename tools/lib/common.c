@@ -689,3 +689,19 @@ bad:
 	*lines = NULL;
 	return -EINVAL;
 }
+
+long long bpfmem_prog_misses(struct bpf_object *obj)
+{
+	struct bpf_program *prog;
+	long long n = 0;
+
+	bpf_object__for_each_program(prog, obj) {
+		struct bpf_prog_info info = {};
+		__u32 len = sizeof(info);
+		int fd = bpf_program__fd(prog);
+
+		if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len))
+			n += info.recursion_misses;
+	}
+	return n;
+}
