@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Build the UPSTREAM BPF selftests test_maps and bench of the bpfmem kernel tree,
-# unmodified, for the guest:
+# Build the UPSTREAM BPF selftests test_maps, test_lru_map and bench of the bpfmem
+# kernel tree (with the series' selftests patches), for the guest:
 #
 #   tests/selftests-build.sh [--print-dir] [--no-bench]
 #
-# Output: $BPFMEM_CACHE/selftests/<key>/stage/selftests-bpf/ holds test_maps, bench, the
+# Output: $BPFMEM_CACHE/selftests/<key>/stage/selftests-bpf/ holds test_maps,
+# test_lru_map, bench, the
 # BPF objects test_maps opens at run time (it wants them in its cwd) and kconfig/
 # (the .config + uname -v of every built guest kernel: libbpf resolves __kconfig externs
 # from /boot/config-$(uname -r), the guest has no /proc/config.gz).
@@ -152,6 +153,9 @@ mk() {
 stage "test_maps: libbpf, bpftool, $(echo $need | wc -w) BPF programs (clang $LLVM_SUFFIX), runner"
 mk "$O/test_maps"
 cp "$O/test_maps" "$st/"
+stage "test_lru_map: runner"
+mk "$O/test_lru_map"
+cp "$O/test_lru_map" "$st/"
 for n in $TEST_MAPS_RUNTIME_OBJS; do cp "$O/$n.bpf.o" "$st/"; done
 if [ "$bench" = 1 ]; then
 	stage "bench: runner"

@@ -1,0 +1,92 @@
+# SPDX-License-Identifier: GPL-2.0
+# LRU hash maps with BPF_F_NO_PREALLOC (series patch "bpf: lru: allocate LRU hash map
+# nodes on demand"):
+# - upstream test_lru_map, whose cases the series' selftests patch also runs on
+#   BPF_F_NO_PREALLOC maps (common LRU and BPF_F_NO_COMMON_LRU) with the same eviction
+#   expectations, and which checks that LRU per-CPU hash maps still refuse the flag;
+# - lrumem, each mode in a fresh cgroup: a sparse map costs a fraction of the
+#   preallocated one (memlock and memcg), overflowing it evicts with 0 failed updates
+#   and leaves exactly as many elements as the preallocated map, never more than
+#   max_entries nodes, the newest keys kept; deleting everything gives the nodes back;
+#   updates from a BPF program (any-context path) do not fail.
+# usage: lru.sh FLAVOR   (needs --add of the selftests stage dir and of test_lru_map)
+. /tests/lib.sh
+flavor=${1:-base}
+dir=/usr/share/bpfmem/selftests-bpf
+max=65536
+live=1000
+[ "$flavor" = debug ] && max=16384	# KASAN + lockdep: scaled down
+ncpus=$(grep -c ^processor /proc/cpuinfo)
+echo "# kernel $(uname -r), $ncpus CPUs, max_entries $max, $live live keys"
+
+# --- upstream test_lru_map ----------------------------------------------------------
+if [ -x "$dir/test_lru_map" ]; then
+	(cd "$dir" && ./test_lru_map) >/tmp/lru_map.log 2>&1
+	rc=$?
+	pass=$(grep -c ': Pass$' /tmp/lru_map.log)
+	[ "$rc" = 0 ]
+	ok $? "test_lru_map exits 0 ($pass cases passed)"
+	[ "$rc" = 0 ] || tail -n 20 /tmp/lru_map.log | sed 's/^#*/#   /'
+	# map_type 9 = LRU_HASH; flags 0x1 = NO_PREALLOC, 0x3 = + NO_COMMON_LRU
+	n1=$(grep -c 'map_type:9 map_flags:0x1): Pass$' /tmp/lru_map.log)
+	n3=$(grep -c 'map_type:9 map_flags:0x3): Pass$' /tmp/lru_map.log)
+	n0=$(grep -c 'map_type:9 map_flags:0x0): Pass$' /tmp/lru_map.log)
+	[ "$n1" -ge 8 ] && [ "$n1" = "$n0" ] && [ "$n3" -ge 3 ]
+	ok $? "test_lru_map: BPF_F_NO_PREALLOC ran as many cases as preallocated ($n1 = $n0) and $n3 with BPF_F_NO_COMMON_LRU"
+	grep -q 'map_type:10 map_flags:0x1): Not supported (expected)' /tmp/lru_map.log
+	ok $? "test_lru_map: LRU per-CPU hash + BPF_F_NO_PREALLOC still refused (ENOTSUPP)"
+else
+	ok 1 "test_lru_map staged in $dir (run tests/selftests-build.sh, --add its stage dir)"
+fi
+
+# --- lrumem: memory and behaviour, one fresh cgroup per mode ------------------------
+for m in prealloc dynamic percpu-lru; do
+	mkdir -p /sys/fs/cgroup/lru-$m
+	sh -c "echo \$\$ >/sys/fs/cgroup/lru-$m/cgroup.procs && exec lrumem -n $max -l $live -m $m" \
+		>>/tmp/lrumem.out 2>&1
+	ok $? "lrumem -m $m exits 0"
+done
+sed 's/^/#   /' /tmp/lrumem.out
+
+v() {	# v MODE PHASE KEY: a number of an lrumem line
+	awk -v m="$1" -v p="$2" -v k="$3" '$1 == "lrumem" && $2 == m && $3 == p {
+		for (i = 4; i < NF; i++) if ($i == k) { sub("/.*", "", $(i + 1)); print $(i + 1) } }' \
+		/tmp/lrumem.out
+}
+
+for m in prealloc dynamic percpu-lru; do
+	[ "$(v $m sparse failures)" = 0 ] && [ "$(v $m sparse elements)" = $live ]
+	ok $? "$m: $live updates into an empty map of $max: 0 failures, $(v $m sparse elements) elements"
+	f=$(v $m overflow failures) el=$(v $m overflow elements) it=$(v $m overflow iterated)
+	[ "$f" = 0 ] && [ "$el" = "$it" ] && [ "$el" -le $max ] && [ "$el" -gt $((max / ncpus / 2)) ]
+	ok $? "$m: $((2 * max)) more keys: $f failures (LRU evicts), $el elements = $it iterated, <= $max"
+	[ "$(v $m overflow recent)" = 64 ]
+	ok $? "$m: the newest 64 keys are all in the map ($(v $m overflow recent)/64)"
+	[ "$(v $m deleted elements)" = 0 ] && [ "$(v $m deleted iterated)" = 0 ]
+	ok $? "$m: delete everything: 0 elements"
+	f=$(v $m prog failures) el=$(v $m prog elements) it=$(v $m prog iterated)
+	[ "$f" = 0 ] && [ "$el" = "$it" ] && [ "$el" -ge $((live - 2)) ]
+	ok $? "$m: $live updates from a BPF program (random keys): $f failed, $el elements"
+done
+
+pm=$(v prealloc sparse memlock) pc=$(v prealloc sparse memcg)
+for m in dynamic percpu-lru; do
+	dm=$(v $m sparse memlock) dc=$(v $m sparse memcg)
+	[ "$(v $m sparse lru_nodes)" = $live ]
+	ok $? "$m: fdinfo lru_nodes = $live live elements"
+	[ "$dm" -gt 0 ] && [ $((dm * 10)) -lt "$pm" ]
+	ok $? "$m: sparse map memlock $dm B < 1/10 of preallocated $pm B"
+	[ "$dc" -gt 0 ] && [ "$pc" -gt 0 ] && [ $((dc * 5)) -lt "$pc" ]
+	ok $? "$m: sparse map memcg charge $dc B < 1/5 of preallocated $pc B"
+	n=$(v $m overflow lru_nodes)
+	[ "$n" -le $max ] && [ "$n" -ge "$(v $m overflow elements)" ]
+	ok $? "$m: overflowed: lru_nodes $n between elements and max_entries $max"
+	n=$(v $m deleted lru_nodes)
+	[ "$n" -le $((256 * ncpus)) ] && [ "$(v $m deleted memlock)" -le "$dm" ]
+	ok $? "$m: all deleted: lru_nodes $n (evicted nodes left on free lists, <= $((256 * ncpus))), memlock $(v $m deleted memlock) B"
+done
+# the same eviction as a preallocated map: the same number of survivors
+[ "$(v dynamic overflow elements)" = "$(v prealloc overflow elements)" ]
+ok $? "dynamic and preallocated maps keep the same number of elements after overflow ($(v dynamic overflow elements) = $(v prealloc overflow elements))"
+echo "# memcg after overflow (full map): prealloc $(v prealloc overflow memcg) B, dynamic $(v dynamic overflow memcg) B (bpf_mem_alloc size classes)"
+done_testing
