@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * bpfmem savings: memory a BPF_F_NO_PREALLOC hash map saves against the same map
- * preallocated, measured in the memory cgroup the map is charged to.
+ * preallocated, measured in the memory cgroup the map is charged to. --lru: LRU hash
+ * maps (BPF_F_NO_PREALLOC for them is bpfmem series patch 9).
  *
  * For one map shape (key size, value size, max entries) and a list of
  * occupancies, each case runs in a fresh child memcg /sys/fs/cgroup/bpfmem-savings-N:
@@ -27,7 +28,7 @@
  *  "occupancy_pct":F,"elements":N,"memory_bytes":N,"kernel_bytes":N|null,
  *  "memlock_bytes":N,"cached_bytes":N|null,"pending_bytes":N|null,"floor_bytes":N,
  *  "key_size":N,"value_size":N,"max_entries":N,"element_bytes":N,"bucket_bytes":N,
- *  "forced_dynamic":BOOL,"fill_failures":N}
+ *  "forced_dynamic":BOOL,"fill_failures":N,"map_type":"hash"|"lru_hash"}
  * forced_dynamic: the kernel series made the "prealloc" map dynamic; fill_failures:
  * inserts that failed because the allocator's per-CPU cache was empty and its
  * refill could not run inside the program (PREEMPT_RT: the refill irq_work is a
@@ -65,7 +66,7 @@ static struct {
 	long key_size, value_size, max_entries;
 	double occ[MAX_OCC];
 	int n_occ;
-	bool fill_bpf, fill_user, churn, json, csv, verbose;
+	bool fill_bpf, fill_user, churn, json, csv, verbose, lru;
 	double churn_occ;
 	long churn_rounds;
 	double settle;
@@ -97,7 +98,7 @@ static void usage(FILE *f)
 	fprintf(f,
 		"Usage: bpfmem savings [-k KEY_SIZE] [-V VALUE_SIZE] [-e MAX_ENTRIES] [-o PCT,PCT,...]\n"
 		"                      [--fill bpf|user|both] [--churn PCT|--no-churn] [--rounds N]\n"
-		"                      [--settle S] [-j|--csv] [--csv-file FILE] [-v]\n"
+		"                      [--settle S] [--lru] [-j|--csv] [--csv-file FILE] [-v]\n"
 		"Measure the memory a BPF_F_NO_PREALLOC hash map saves versus a preallocated one,\n"
 		"in a fresh memory cgroup per case (memory.current after draining charge stocks).\n\n"
 		"  -k, --key-size B     key size (default 40; 4..%d)\n"
@@ -110,11 +111,12 @@ static void usage(FILE *f)
 		"  --no-churn           skip the churn case\n"
 		"  --rounds N           churn rounds (default 16; each replaces 1/8 of the keys)\n"
 		"  --settle S           seconds to wait after churn before 'settled' (default 2)\n"
+		"  --lru                LRU hash maps (BPF_F_NO_PREALLOC needs series patch 9)\n"
 		"  -j, --json           JSON, one object per measurement:\n"
 		"                       {mode,fill,occupancy_pct,elements,memory_bytes,kernel_bytes,\n"
 		"                       memlock_bytes,cached_bytes,pending_bytes,floor_bytes,key_size,\n"
 		"                       value_size,max_entries,element_bytes,bucket_bytes,\n"
-		"                       forced_dynamic,fill_failures} (null = n/a)\n"
+		"                       forced_dynamic,fill_failures,map_type} (null = n/a)\n"
 		"  --csv                CSV (same fields) instead of the table\n"
 		"  --csv-file FILE      also write the CSV to FILE (for tools/plot-savings.sh)\n"
 		"  -v, --verbose        libbpf debug output\n"
@@ -244,7 +246,8 @@ static int create_in_cgroup(const char *cg, bool prealloc)
 
 	if (move_self(cg))
 		return -1;
-	fd = bpf_map_create(BPF_MAP_TYPE_HASH, prealloc ? "sav_prealloc" : "sav_dynamic",
+	fd = bpf_map_create(env.lru ? BPF_MAP_TYPE_LRU_HASH : BPF_MAP_TYPE_HASH,
+			    prealloc ? "sav_prealloc" : "sav_dynamic",
 			    env.key_size, env.value_size, env.max_entries, &o);
 	err = errno;
 	if (move_self(orig_cg)) {
@@ -252,7 +255,10 @@ static int create_in_cgroup(const char *cg, bool prealloc)
 			close(fd);
 		return -1;
 	}
-	if (fd < 0)
+	if (fd < 0 && env.lru && !prealloc && err == 524 /* ENOTSUPP */)
+		bpfmem_err("this kernel has no LRU hash maps with BPF_F_NO_PREALLOC "
+			   "(bpfmem series patch 9)");
+	else if (fd < 0)
 		bpfmem_err("cannot create the %s map (key %ld, value %ld, %ld entries): %s",
 			   prealloc ? "preallocated" : "dynamic", env.key_size, env.value_size,
 			   env.max_entries, strerror(err));
@@ -447,12 +453,15 @@ static int fill_case(bool prealloc, bool bpf, double occ)
 	}
 	sleep_s(0.05);	/* let the allocator's refill irq_work run */
 	elems = count_elements(fd);
-	if (elems != n) {
+	/* an LRU map may evict before it is full: a CPU takes its free nodes from
+	 * the global list in batches, and evicts when the last batch is short
+	 */
+	if (elems != n && !(env.lru && elems <= n)) {
 		bpfmem_err("map holds %lld elements after inserting %lld", elems, n);
 		goto out;
 	}
-	err = add_result(prealloc ? "prealloc" : "dynamic", bpf ? "bpf" : "user", occ, fd, cg, n,
-			 fails);
+	err = add_result(prealloc ? "prealloc" : "dynamic", bpf ? "bpf" : "user", occ, fd, cg,
+			 elems, fails);
 out:
 	savings_bpf__destroy(skel);
 	close(fd);
@@ -671,9 +680,9 @@ static void print_json(void)
 		json_num("pending_bytes", r->pending);
 		printf(",\"floor_bytes\":%lld,\"key_size\":%ld,\"value_size\":%ld,\"max_entries\":%ld,"
 		       "\"element_bytes\":%lld,\"bucket_bytes\":%lld,\"forced_dynamic\":%s,"
-		       "\"fill_failures\":%lld}\n", r->floor, env.key_size, env.value_size,
-		       env.max_entries, elem_bytes, bucket_bytes, r->forced ? "true" : "false",
-		       r->fails);
+		       "\"fill_failures\":%lld,\"map_type\":\"%s\"}\n", r->floor, env.key_size,
+		       env.value_size, env.max_entries, elem_bytes, bucket_bytes,
+		       r->forced ? "true" : "false", r->fails, env.lru ? "lru_hash" : "hash");
 	}
 }
 
@@ -702,9 +711,9 @@ static void print_table(bool series)
 	size_t f;
 	int i;
 
-	printf("map shape: key %ld B, value %ld B, max_entries %ld; element %lld B, "
-	       "%lld buckets = %lld B; %d CPUs\n", env.key_size, env.value_size, env.max_entries,
-	       elem_bytes, n_buckets, bucket_bytes, ncpus);
+	printf("map shape: %s, key %ld B, value %ld B, max_entries %ld; element %lld B, "
+	       "%lld buckets = %lld B; %d CPUs\n", env.lru ? "LRU hash" : "hash", env.key_size,
+	       env.value_size, env.max_entries, elem_bytes, n_buckets, bucket_bytes, ncpus);
 	printf("memory = memcg memory.current of the map's own cgroup (KiB); floor = elements x "
 	       "element + buckets\n");
 	printf("%-13s %7s %8s %11s %11s %11s %8s %11s %11s %11s\n", "FILL", "OCC%", "ELEMS",
@@ -796,6 +805,7 @@ int cmd_savings(int argc, char **argv)
 		{ "no-churn", no_argument, NULL, 'N' },
 		{ "rounds", required_argument, NULL, 'R' },
 		{ "settle", required_argument, NULL, 'S' },
+		{ "lru", no_argument, NULL, 'L' },
 		{ "json", no_argument, NULL, 'j' },
 		{ "csv", no_argument, NULL, 'c' },
 		{ "csv-file", required_argument, NULL, 'W' },
@@ -860,6 +870,7 @@ int cmd_savings(int argc, char **argv)
 				return 2;
 			break;
 		case 'j': env.json = true; break;
+		case 'L': env.lru = true; break;
 		case 'c': env.csv = true; break;
 		case 'W': env.csv_file = optarg; break;
 		case 'v': env.verbose = true; break;

@@ -93,4 +93,23 @@ done
 [ "$(v dynamic overflow elements)" = "$(v prealloc overflow elements)" ]
 ok $? "dynamic and preallocated maps keep the same number of elements after overflow ($(v dynamic overflow elements) = $(v prealloc overflow elements))"
 echo "# memcg after overflow (full map): prealloc $(v prealloc overflow memcg) B, dynamic $(v dynamic overflow memcg) B (bpf_mem_alloc size classes)"
+
+# --- the tool: bpfmem savings --lru (memcg of a fresh cgroup per case) ---------------
+bpfmem savings --lru -k 16 -V 64 -e $max -o 1,10,100 --fill both --no-churn --csv \
+	>/tmp/savlru.csv 2>/tmp/savlru.err
+ok $? "bpfmem savings --lru runs ($(head -c 200 /tmp/savlru.err))"
+sed 's/^/#   /' /tmp/savlru.csv
+mem() {	# mem MODE FILL OCC: memory_bytes of that row
+	awk -F, -v m="$1" -v f="$2" -v o="$3" 'NR > 1 && $1 == m && $2 == f && $3 == o { print $5 }' \
+		/tmp/savlru.csv
+}
+for fill in bpf user; do
+	d=$(mem dynamic $fill 1) p=$(mem prealloc $fill 1)
+	[ -n "$d" ] && [ -n "$p" ] && [ $((d * 2)) -lt "$p" ]
+	ok $? "savings --lru, $fill fill at 1%: dynamic $d B < half of preallocated $p B"
+	e=$(awk -F, -v f=$fill 'NR > 1 && $1 == "dynamic" && $2 == f && $3 == 100 { print $4 }' /tmp/savlru.csv)
+	q=$(awk -F, -v f=$fill 'NR > 1 && $1 == "prealloc" && $2 == f && $3 == 100 { print $4 }' /tmp/savlru.csv)
+	[ -n "$e" ] && [ "$e" = "$q" ] && [ "$e" -gt $((max * 9 / 10)) ]
+	ok $? "savings --lru, $fill fill to $max keys: dynamic keeps as many elements as preallocated ($e = $q)"
+done
 done_testing
