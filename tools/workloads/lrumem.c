@@ -29,6 +29,8 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#define WL_BPF_ITER
+#include "wl-util.h"
 
 #define RECENT 64
 
@@ -62,38 +64,6 @@ static long long memcg_current(void)
 		v = -1;
 	fclose(f);
 	return v;
-}
-
-/* fdinfo field of one of our map fds, -1 if absent (kernel without the series) */
-static long long fdinfo(int fd, const char *key)
-{
-	char path[64], line[256];
-	size_t kl = strlen(key);
-	long long v = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, key, kl) && line[kl] == ':')
-			v = strtoll(line + kl + 1, NULL, 0);
-	fclose(f);
-	return v;
-}
-
-static long iterate(int fd)
-{
-	__u32 key, next, *prev = NULL;
-	long n = 0;
-
-	while (!bpf_map_get_next_key(fd, prev, &next)) {
-		n++;
-		key = next;
-		prev = &key;
-	}
-	return n;
 }
 
 #define INSN(c, d, s, o, i) \
@@ -182,7 +152,7 @@ static int run_mode(const char *mode, __u32 flags, int max, int live, int vsize)
 	m2 = memcg_current();
 	printf("lrumem %s sparse max %d live %d failures %ld elements %lld lru_nodes %lld "
 	       "memlock %lld memcg_create %lld memcg %lld\n", mode, max, live, fails,
-	       fdinfo(fd, "elements"), fdinfo(fd, "lru_nodes"), fdinfo(fd, "memlock"),
+	       wl_fdinfo(fd, "elements"), wl_fdinfo(fd, "lru_nodes"), wl_fdinfo(fd, "memlock"),
 	       m0 < 0 ? -1 : m1 - m0, m0 < 0 ? -1 : m2 - m0);
 
 	fails = 0;
@@ -197,8 +167,8 @@ static int run_mode(const char *mode, __u32 flags, int max, int live, int vsize)
 	}
 	printf("lrumem %s overflow inserted %d failures %ld elements %lld iterated %ld "
 	       "lru_nodes %lld recent %ld/%d memlock %lld memcg %lld\n", mode, 2 * max, fails,
-	       fdinfo(fd, "elements"), iterate(fd), fdinfo(fd, "lru_nodes"), present, RECENT,
-	       fdinfo(fd, "memlock"), m0 < 0 ? -1 : memcg_current() - m0);
+	       wl_fdinfo(fd, "elements"), wl_count_keys(fd), wl_fdinfo(fd, "lru_nodes"), present,
+	       RECENT, wl_fdinfo(fd, "memlock"), m0 < 0 ? -1 : memcg_current() - m0);
 
 	/* delete everything: collect the keys, then delete them */
 	{
@@ -216,8 +186,8 @@ static int run_mode(const char *mode, __u32 flags, int max, int live, int vsize)
 		free(keys);
 	}
 	printf("lrumem %s deleted elements %lld iterated %ld lru_nodes %lld memlock %lld\n",
-	       mode, fdinfo(fd, "elements"), iterate(fd), fdinfo(fd, "lru_nodes"),
-	       fdinfo(fd, "memlock"));
+	       mode, wl_fdinfo(fd, "elements"), wl_count_keys(fd), wl_fdinfo(fd, "lru_nodes"),
+	       wl_fdinfo(fd, "memlock"));
 	close(fd);
 	free(val);
 
@@ -233,7 +203,8 @@ static int run_mode(const char *mode, __u32 flags, int max, int live, int vsize)
 		return 1;
 	}
 	printf("lrumem %s prog runs %d failures %ld elements %lld iterated %ld lru_nodes %lld\n",
-	       mode, live, fails, fdinfo(fd, "elements"), iterate(fd), fdinfo(fd, "lru_nodes"));
+	       mode, live, fails, wl_fdinfo(fd, "elements"), wl_count_keys(fd),
+	       wl_fdinfo(fd, "lru_nodes"));
 	close(fd);
 	return 0;
 }

@@ -21,6 +21,8 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#define WL_BPF_ITER
+#include "wl-util.h"
 
 struct val {
 	__u64 v[8];
@@ -32,19 +34,6 @@ static double now(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static long count_elements(int fd)
-{
-	__u32 key, next, *prev = NULL;
-	long n = 0;
-
-	while (!bpf_map_get_next_key(fd, prev, &next)) {
-		n++;
-		key = next;
-		prev = &key;
-	}
-	return n;
 }
 
 int main(int argc, char **argv)
@@ -133,7 +122,7 @@ int main(int argc, char **argv)
 		}
 		printf("mapfill %s%s %s entries %d ok %ld failures %ld enomem %ld elements %ld "
 		       "secs %.2f\n", tname, prealloc ? "-prealloc" : "", m ? "batch" : "single",
-		       entries, ok, fail, enomem, count_elements(fd), now() - t0);
+		       entries, ok, fail, enomem, wl_count_keys(fd), now() - t0);
 		close(fd);
 	}
 	return 0;

@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <linux/bpf.h>
+#include "wl-util.h"
 
 struct spec {
 	const char *name;
@@ -28,23 +29,6 @@ struct spec {
 static long sys_bpf(int cmd, union bpf_attr *attr)
 {
 	return syscall(__NR_bpf, cmd, attr, sizeof(*attr));
-}
-
-static long long fdinfo_memlock(int fd)
-{
-	char path[64], line[256];
-	long long v = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "memlock: %lld", &v) == 1)
-			break;
-	fclose(f);
-	return v;
 }
 
 int main(int argc, char **argv)
@@ -141,7 +125,7 @@ int main(int argc, char **argv)
 		printf("map %s id %u type %u key %u value %u max %u flags %u elements %u memlock %lld\n",
 		       s->name, info.id, info.type, info.key_size, info.value_size, info.max_entries,
 		       info.map_flags, s->type == BPF_MAP_TYPE_ARRAY ? s->max : s->fill,
-		       fdinfo_memlock(fd));
+		       wl_fdinfo(fd, "memlock"));
 	}
 	printf("ready %d\n", getpid());
 	fflush(stdout);

@@ -1,0 +1,50 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers shared by the workload programs (header only: each workload is one static
+ * binary built from one .c file).
+ *   wl_fdinfo(fd, key)   a number of /proc/self/fdinfo/FD ("memlock", "elements", ...),
+ *                        -1 if absent
+ *   wl_count_keys(fd)    keys found by iterating a map with u32 keys (WL_BPF_ITER:
+ *                        define it before including, needs <bpf/bpf.h>)
+ */
+#ifndef WL_UTIL_H
+#define WL_UTIL_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static inline long long wl_fdinfo(int fd, const char *key)
+{
+	char path[64], line[256];
+	size_t kl = strlen(key);
+	long long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, key, kl) && line[kl] == ':')
+			v = strtoll(line + kl + 1, NULL, 0);
+	fclose(f);
+	return v;
+}
+
+#ifdef WL_BPF_ITER
+static inline long wl_count_keys(int fd)
+{
+	__u32 key, next, *prev = NULL;
+	long n = 0;
+
+	while (!bpf_map_get_next_key(fd, prev, &next)) {
+		n++;
+		key = next;
+		prev = &key;
+	}
+	return n;
+}
+#endif
+
+#endif
