@@ -109,7 +109,11 @@ for fill in bpf user; do
 	ok $? "savings --lru, $fill fill at 1%: dynamic $d B < half of preallocated $p B"
 	e=$(awk -F, -v f=$fill 'NR > 1 && $1 == "dynamic" && $2 == f && $3 == 100 { print $4 }' /tmp/savlru.csv)
 	q=$(awk -F, -v f=$fill 'NR > 1 && $1 == "prealloc" && $2 == f && $3 == 100 { print $4 }' /tmp/savlru.csv)
-	[ -n "$e" ] && [ "$e" = "$q" ] && [ "$e" -gt $((max * 9 / 10)) ]
-	ok $? "savings --lru, $fill fill to $max keys: dynamic keeps as many elements as preallocated ($e = $q)"
+	# the fill is not pinned: if it migrates, the free nodes (credits) another CPU took
+	# in a batch of up to 128 stay there and the LRU evicts up to that many before it
+	# steals them, in either mode (lrumem above is pinned and compares exactly)
+	lo=$((max - 128 * ncpus))
+	[ -n "$e" ] && [ -n "$q" ] && [ "$e" -le $max ] && [ "$e" -ge $lo ] && [ "$q" -ge $lo ]
+	ok $? "savings --lru, $fill fill to $max keys: dynamic keeps $e elements, preallocated $q (both >= $lo)"
 done
 done_testing
