@@ -34,36 +34,9 @@
 
 #define RECENT 64
 
-static char memcg_file[512];
-
 static long long memcg_current(void)
 {
-	char buf[4096], *p;
-	long long v = -1;
-	FILE *f;
-
-	if (!memcg_file[0]) {
-		f = fopen("/proc/self/cgroup", "r");
-		if (!f)
-			return -1;
-		while (fgets(buf, sizeof(buf), f)) {
-			if (strncmp(buf, "0::", 3))
-				continue;
-			p = strchr(buf, '\n');
-			if (p)
-				*p = '\0';
-			snprintf(memcg_file, sizeof(memcg_file), "/sys/fs/cgroup%s/memory.current",
-				 strcmp(buf + 3, "/") ? buf + 3 : "");
-		}
-		fclose(f);
-	}
-	f = fopen(memcg_file, "r");
-	if (!f)
-		return -1;
-	if (fscanf(f, "%lld", &v) != 1)
-		v = -1;
-	fclose(f);
-	return v;
+	return wl_cg_read("memory.current", NULL);
 }
 
 #define INSN(c, d, s, o, i) \
@@ -244,6 +217,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "lrumem: bad arguments\n");
 		return 2;
 	}
+	if (wl_find_cgroup())
+		fprintf(stderr, "lrumem: no cgroup v2 of our own: memcg figures are -1\n");
 	CPU_ZERO(&set);
 	CPU_SET(0, &set);
 	sched_setaffinity(0, sizeof(set), &set);

@@ -23,6 +23,7 @@
 #include <bpf/libbpf.h>
 
 #include "memshrink.skel.h"
+#include "wl-util.h"
 
 #define MAX_MAPS 512
 #define MAX_CPUS 64
@@ -121,49 +122,6 @@ static int read_state(struct state *st)
 	return 0;
 }
 
-static char cgdir[400];
-
-static int find_cgroup(void)
-{
-	char line[380];
-	FILE *f = fopen("/proc/self/cgroup", "r");
-	int ok = -1;
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, "0::", 3))
-			continue;
-		line[strcspn(line, "\n")] = 0;
-		snprintf(cgdir, sizeof(cgdir), "/sys/fs/cgroup%s", line + 3);
-		ok = 0;
-	}
-	fclose(f);
-	return ok;
-}
-
-static long long cg_read(const char *file, const char *key)
-{
-	char path[600], name[64];
-	long long v, ret = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", cgdir, file);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	if (!key) {
-		if (fscanf(f, "%lld", &v) == 1)
-			ret = v;
-	} else {
-		while (fscanf(f, "%63s %lld", name, &v) == 2)
-			if (!strcmp(name, key))
-				ret = v;
-	}
-	fclose(f);
-	return ret;
-}
-
 static int write_file(const char *path, const char *val)
 {
 	FILE *f = fopen(path, "w");
@@ -248,7 +206,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "memshrink: bad arguments\n");
 		return 2;
 	}
-	if (find_cgroup()) {
+	if (wl_find_cgroup()) {
 		fprintf(stderr, "memshrink: cannot find my cgroup\n");
 		return 1;
 	}
@@ -300,8 +258,8 @@ int main(int argc, char **argv)
 			return 1;
 	} while (before.pending_bytes > 0 && now() - t < timeout);
 	sleep(2);
-	cur0 = cg_read("memory.current", NULL);
-	slab0 = cg_read("memory.stat", "slab_unreclaimable");
+	cur0 = wl_cg_read("memory.current", NULL);
+	slab0 = wl_cg_read("memory.stat", "slab_unreclaimable");
 	print_state("before", &before);
 
 	if (!strcmp(pressure, "drop")) {
@@ -313,7 +271,7 @@ int main(int argc, char **argv)
 		char path[600];
 		int err;
 
-		snprintf(path, sizeof(path), "%s/memory.reclaim", cgdir);
+		snprintf(path, sizeof(path), "%s/memory.reclaim", wl_cgdir);
 		/* -EAGAIN: it reclaimed less than asked, which is expected here */
 		err = write_file(path, "64M");
 		if (err && err != -EAGAIN) {
@@ -332,11 +290,11 @@ int main(int argc, char **argv)
 	printf("waited %.1f\n", now() - t);
 	/* memcg statistics are flushed lazily */
 	sleep(2);
-	cur1 = cg_read("memory.current", NULL);
-	slab1 = cg_read("memory.stat", "slab_unreclaimable");
+	cur1 = wl_cg_read("memory.current", NULL);
+	slab1 = wl_cg_read("memory.stat", "slab_unreclaimable");
 	print_state("after", &after);
 	printf("memcg %s current_before %lld current_after %lld slab_before %lld slab_after %lld\n",
-	       cgdir, cur0, cur1, slab0, slab1);
+	       wl_cgdir, cur0, cur1, slab0, slab1);
 	printf("trimmed_bytes %lld\n", before.cached_bytes - after.cached_bytes);
 
 	/* the first churn refills the caches from slab; then measure */

@@ -6,6 +6,9 @@
  *                        -1 if absent
  *   wl_count_keys(fd)    keys found by iterating a map with u32 keys (WL_BPF_ITER:
  *                        define it before including, needs <bpf/bpf.h>)
+ *   wl_find_cgroup()     wl_cgdir = /sys/fs/cgroup/<our cgroup v2>, 0 or -1
+ *   wl_cg_read(file, key) a number of a file in wl_cgdir: the first one (key NULL,
+ *                        memory.current) or that of "key value" lines (memory.stat)
  */
 #ifndef WL_UTIL_H
 #define WL_UTIL_H
@@ -30,6 +33,49 @@ static inline long long wl_fdinfo(int fd, const char *key)
 			v = strtoll(line + kl + 1, NULL, 0);
 	fclose(f);
 	return v;
+}
+
+static char wl_cgdir[400];
+
+static inline int wl_find_cgroup(void)
+{
+	char line[380];
+	FILE *f = fopen("/proc/self/cgroup", "r");
+	int ok = -1;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		if (strncmp(line, "0::", 3))
+			continue;
+		line[strcspn(line, "\n")] = 0;
+		snprintf(wl_cgdir, sizeof(wl_cgdir), "/sys/fs/cgroup%s", line + 3);
+		ok = 0;
+	}
+	fclose(f);
+	return ok;
+}
+
+static inline long long wl_cg_read(const char *file, const char *key)
+{
+	char path[600], name[64];
+	long long v, ret = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", wl_cgdir, file);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (!key) {
+		if (fscanf(f, "%lld", &v) == 1)
+			ret = v;
+	} else {
+		while (fscanf(f, "%63s %lld", name, &v) == 2)
+			if (!strcmp(name, key))
+				ret = v;
+	}
+	fclose(f);
+	return ret;
 }
 
 #ifdef WL_BPF_ITER
