@@ -11,10 +11,7 @@ np=20000	# per-CPU: values x CPUs
 [ "$flavor" = debug ] && n=30000 && np=10000
 echo "# kernel $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs"
 
-f() {	# f OUTFILE TYPE METHOD KEY: a number of a mapfill line
-	awk -v t="$2" -v m="$3" -v k="$4" '$1 == "mapfill" && $2 == t && $3 == m {
-		for (i = 4; i < NF; i++) if ($i == k) print $(i + 1) }' "$1"
-}
+f() { kv "$1" "$4" mapfill "$2" "$3"; }	# f OUTFILE TYPE METHOD KEY
 
 check_fill() {	# check_fill OUTFILE TYPE N
 	local m okn fail enomem el

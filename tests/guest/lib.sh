@@ -24,6 +24,15 @@ skip() {
 	_n=$((_n + 1))
 	echo "ok $_n - $1 # SKIP $2"
 }
+kv() {	# kv FILE KEY WORD...: on the first line of FILE whose first fields are the WORDs,
+	# the field after KEY ("KEY VALUE" pairs of a workload's output line)
+	local file=$1 key=$2
+	shift 2
+	awk -v key="$key" -v sel="$*" 'BEGIN { n = split(sel, w, " ") }
+		{ for (i = 1; i <= n; i++) if ($i != w[i]) next
+		  for (i = n + 1; i < NF; i++) if ($i == key) { print $(i + 1); exit } }' "$file"
+}
+
 wait_for() {	# wait_for PATTERN FILE [PID]: until PATTERN is in FILE (or PID died), 60 s max
 	local i=0
 	while ! grep -q "$1" "$2" 2>/dev/null; do

@@ -52,10 +52,10 @@ for m in prealloc dynamic percpu-lru; do
 done
 sed 's/^/#   /' /tmp/lrumem.out
 
-v() {	# v MODE PHASE KEY: a number of an lrumem line
-	awk -v m="$1" -v p="$2" -v k="$3" '$1 == "lrumem" && $2 == m && $3 == p {
-		for (i = 4; i < NF; i++) if ($i == k) { sub("/.*", "", $(i + 1)); print $(i + 1) } }' \
-		/tmp/lrumem.out
+v() {	# v MODE PHASE KEY: a number of an lrumem line ("recent N/64" gives N)
+	local x
+	x=$(kv /tmp/lrumem.out "$3" lrumem "$1" "$2")
+	echo "${x%%/*}"
 }
 
 for m in prealloc dynamic percpu-lru; do
@@ -99,16 +99,15 @@ bpfmem savings --lru -k 16 -V 64 -e $max -o 1,10,100 --fill both --no-churn --cs
 	>/tmp/savlru.csv 2>/tmp/savlru.err
 ok $? "bpfmem savings --lru runs ($(head -c 200 /tmp/savlru.err))"
 sed 's/^/#   /' /tmp/savlru.csv
-mem() {	# mem MODE FILL OCC: memory_bytes of that row
-	awk -F, -v m="$1" -v f="$2" -v o="$3" 'NR > 1 && $1 == m && $2 == f && $3 == o { print $5 }' \
-		/tmp/savlru.csv
+sav() {	# sav MODE FILL OCC COLUMN: a field of that CSV row (4 elements, 5 memory_bytes)
+	awk -F, -v m="$1" -v f="$2" -v o="$3" -v c="$4" \
+		'NR > 1 && $1 == m && $2 == f && $3 == o { print $c }' /tmp/savlru.csv
 }
 for fill in bpf user; do
-	d=$(mem dynamic $fill 1) p=$(mem prealloc $fill 1)
+	d=$(sav dynamic $fill 1 5) p=$(sav prealloc $fill 1 5)
 	[ -n "$d" ] && [ -n "$p" ] && [ $((d * 2)) -lt "$p" ]
 	ok $? "savings --lru, $fill fill at 1%: dynamic $d B < half of preallocated $p B"
-	e=$(awk -F, -v f=$fill 'NR > 1 && $1 == "dynamic" && $2 == f && $3 == 100 { print $4 }' /tmp/savlru.csv)
-	q=$(awk -F, -v f=$fill 'NR > 1 && $1 == "prealloc" && $2 == f && $3 == 100 { print $4 }' /tmp/savlru.csv)
+	e=$(sav dynamic $fill 100 4) q=$(sav prealloc $fill 100 4)
 	# the fill is not pinned: if it migrates, the free nodes (credits) another CPU took
 	# in a batch of up to 128 stay there and the LRU evicts up to that many before it
 	# steals them, in either mode (lrumem above is pinned and compares exactly)

@@ -17,9 +17,7 @@ echo +memory >/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null
 CG=/sys/fs/cgroup/bpfmem-shrink
 mkdir -p $CG
 
-v() {	# v FILE TAG KEY: the number after KEY on the line starting with TAG
-	awk -v t="$2" -v k="$3" '$1 == t { for (i = 2; i < NF; i++) if ($i == k) { print $(i + 1); exit } }' "$1"
-}
+v() { kv "$1" "$3" "$2"; }	# v FILE TAG KEY
 
 for p in none drop reclaim; do
 	t=20

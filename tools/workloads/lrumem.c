@@ -199,13 +199,13 @@ int main(int argc, char **argv)
 		case 'l': live = atoi(optarg); break;
 		case 'v': vsize = atoi(optarg); break;
 		case 'm':
-			for (i = 0; i < 3; i++)
-				if (!strcmp(optarg, modes[i].name))
-					want[i] = any = true;
-			if (!any) {
+			for (i = 0; i < 3 && strcmp(optarg, modes[i].name); i++)
+				;
+			if (i == 3) {
 				fprintf(stderr, "lrumem: unknown mode '%s'\n", optarg);
 				return 2;
 			}
+			want[i] = any = true;
 			break;
 		default:
 			fprintf(stderr, "usage: lrumem [-n MAX] [-l LIVE] [-v VALUE_SIZE] "
