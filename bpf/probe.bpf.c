@@ -19,7 +19,7 @@ struct {
 	__type(value, __u64);
 } counts SEC(".maps");
 
-/* Failed updates (map full, allocation failure), per CPU. */
+/* Failed updates (map full, allocation failure), per CPU; added atomically. */
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
 	__uint(max_entries, 1);
@@ -46,8 +46,8 @@ static __always_inline int count(const struct pt_regs *regs)
 			__sync_fetch_and_add(val, 1);
 		} else {
 			val = bpf_map_lookup_elem(&dropped, &zero);
-			if (val)
-				*val += 1;
+			if (val)	/* atomic: a preempted run on PREEMPT_RT */
+				__sync_fetch_and_add(val, 1);
 		}
 	}
 	return 0;

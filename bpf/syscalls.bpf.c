@@ -58,8 +58,24 @@ static __always_inline void stat_inc(__u32 which)
 {
 	__u64 *v = bpf_map_lookup_elem(&stats, &which);
 
-	if (v)
-		*v += 1;
+	if (v)	/* atomic: on PREEMPT_RT another task can run on this CPU meanwhile */
+		__sync_fetch_and_add(v, 1);
+}
+
+/* Raises *@max to @val: compare-and-swap, bounded (each failed try means another CPU
+ * raised it; a few tries leave it at most one concurrent sample low).
+ */
+static __always_inline void update_max(__u64 *max, __u64 val)
+{
+	__u64 old = *max, cur;
+	int i;
+
+	for (i = 0; i < 8 && val > old; i++) {
+		cur = __sync_val_compare_and_swap(max, old, val);
+		if (cur == old)
+			break;
+		old = cur;
+	}
 }
 
 static __always_inline bool traced(__u64 id)
@@ -123,8 +139,7 @@ static __always_inline void account(__u64 id, __u32 nr, long ret, __s64 lat)
 	if (lat >= 0) {
 		__sync_fetch_and_add(&v->lat_total, lat);
 		__sync_fetch_and_add(&v->lat_samples, 1);
-		if ((__u64)lat > v->lat_max)
-			v->lat_max = lat;	/* racy max: good enough, never low by much */
+		update_max(&v->lat_max, lat);
 		if (want_hist) {
 			__u32 slot = log2_u64((__u64)lat / 1000);
 
