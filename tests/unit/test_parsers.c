@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Host unit tests of the kernel-file parsers in tools/lib (TAP output). */
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bpfmem.h"
 #include "tap.h"
@@ -59,6 +61,38 @@ int main(void)
 	CHECK(bpfmem_parse_long("42x", 0, 100, &v) != 0, "parse_long rejects trailing junk");
 	CHECK(bpfmem_parse_long("101", 0, 100, &v) != 0, "parse_long range check");
 	CHECK(bpfmem_parse_long("", 0, 100, &v) != 0, "parse_long rejects empty");
+	CHECK(bpfmem_parse_long("010", 0, 100, &v) == 0 && v == 10, "parse_long: 010 is decimal 10");
+	CHECK(bpfmem_parse_long("08", 0, 100, &v) == 0 && v == 8, "parse_long: 08 is 8");
+	CHECK(bpfmem_parse_long("0x10", 0, 100, &v) != 0, "parse_long rejects hex");
+	CHECK(bpfmem_parse_long(" 5", 0, 100, &v) != 0 && bpfmem_parse_long("+5", 0, 100, &v) != 0,
+	      "parse_long rejects leading space and '+'");
+	CHECK(bpfmem_parse_long("-1", 0, 100, &v) != 0, "parse_long rejects negative below min");
+	CHECK(bpfmem_parse_long("-3", -5, 5, &v) == 0 && v == -3, "parse_long: negative in range");
+	CHECK(bpfmem_parse_long("-", -5, 5, &v) != 0, "parse_long rejects a lone '-'");
+	CHECK(bpfmem_parse_long("99999999999999999999", 0, LONG_MAX, &v) != 0,
+	      "parse_long rejects overflow");
+	CHECK(bpfmem_parse_long("1e3", 0, 10000, &v) != 0, "parse_long rejects 1e3");
+
+	pid_t pid = 0;
+	char pbuf[32];
+
+	snprintf(pbuf, sizeof(pbuf), "0%d", (int)getpid());
+	CHECK(bpfmem_parse_pid(pbuf, &pid) == 0 && pid == getpid(),
+	      "parse_pid: leading zero, decimal (-p 0PID is PID)");
+	CHECK(bpfmem_parse_pid("12ab", &pid) != 0, "parse_pid rejects junk");
+	CHECK(bpfmem_parse_pid("-1", &pid) != 0, "parse_pid rejects negative");
+
+	int cpus[8];
+
+	CHECK(bpfmem_parse_cpu_list("0-3,5\n", cpus, 8) == 5 && cpus[0] == 0 && cpus[3] == 3 &&
+	      cpus[4] == 5, "cpu list 0-3,5");
+	CHECK(bpfmem_parse_cpu_list("1\n", cpus, 8) == 1 && cpus[0] == 1, "cpu list: one CPU");
+	CHECK(bpfmem_parse_cpu_list("0,2-3", cpus, 8) == 3 && cpus[1] == 2 && cpus[2] == 3,
+	      "cpu list without newline");
+	CHECK(bpfmem_parse_cpu_list("0-9\n", cpus, 8) < 0, "cpu list larger than the buffer");
+	CHECK(bpfmem_parse_cpu_list("3-1\n", cpus, 8) < 0 && bpfmem_parse_cpu_list("a\n", cpus, 8) < 0 &&
+	      bpfmem_parse_cpu_list("", cpus, 8) < 0 && bpfmem_parse_cpu_list("1,\n", cpus, 8) < 0,
+	      "malformed cpu lists rejected");
 
 	printf("1..%d\n", n);
 	return failed ? 1 : 0;

@@ -20,8 +20,14 @@ extern volatile sig_atomic_t bpfmem_exiting;
 void bpfmem_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 void bpfmem_setup_signals(void);
-/* libbpf logging (only with verbose) and the checks every loader needs:
- * BTF present and privilege. Prints the reason and returns < 0 on failure.
+/* Sleeps @seconds (< 0: no limit) or until SIGINT/SIGTERM set bpfmem_exiting, with no
+ * window where a signal is missed (it returns at once if one is already in).
+ */
+void bpfmem_wait(double seconds);
+/* libbpf messages to stderr: warnings always, debug output only when @verbose. */
+void bpfmem_libbpf_logging(bool verbose);
+/* bpfmem_libbpf_logging() and the checks every loader needs: BTF present and
+ * privilege. Prints the reason and returns < 0 on failure.
  */
 int bpfmem_loader_init(bool verbose);
 
@@ -34,7 +40,9 @@ bool bpfmem_fentry_can_attach(const char *func);
 /* @func is in available_filter_functions or kallsyms (kprobe-able). */
 bool bpfmem_kprobe_exists(const char *func);
 
-/* Strict number parsing: whole string, range checked. */
+/* Strict number parsing: decimal ("010" is 10), whole string, range checked; no
+ * leading space or '+'.
+ */
 int bpfmem_parse_long(const char *s, long min, long max, long *out);
 /* Checks /proc/PID exists; error line otherwise. */
 int bpfmem_parse_pid(const char *s, pid_t *pid);
@@ -68,11 +76,23 @@ struct bpfmem_ma_totals {
 int bpfmem_ma_totals(struct bpfmem_ma_totals *t);
 int bpfmem_parse_ma_totals(const char *line, struct bpfmem_ma_totals *t);
 
-/* Prints a JSON string literal (with escapes) to @f. */
+/* Prints a JSON string literal to @f: '"' and '\\' escaped, control characters and
+ * every byte that is not part of a valid UTF-8 sequence (a comm cut inside a
+ * character, Latin-1 names) as \u00XX, so the output is always valid UTF-8 JSON.
+ * _strn: at most @len bytes (a comm[16] that may lack its NUL).
+ */
 void bpfmem_json_str(FILE *f, const char *s);
+void bpfmem_json_strn(FILE *f, const char *s, size_t len);
+/* Length of the valid UTF-8 sequence at @s (at most @len bytes), 0 if invalid. */
+int bpfmem_utf8_len(const unsigned char *s, size_t len);
 
-/* Sum of a per-CPU u64 array/percpu map slot. */
+/* Sum of a per-CPU u64 array/percpu map slot; -errno on failure. */
 long long bpfmem_percpu_sum(int map_fd, unsigned int key);
+
+/* "0-3,5\n" (sysfs cpu list) into @cpus (at most @max); count, or -EINVAL/-E2BIG. */
+int bpfmem_parse_cpu_list(const char *text, int *cpus, int max);
+/* Online CPU ids (malloc()ed into *@cpus); count or -errno. */
+int bpfmem_online_cpus(int **cpus);
 
 /* Prints one line about the memory of a map of ours: memlock, elements and, with
  * the series, cached/pending bytes; as JSON members when @json.

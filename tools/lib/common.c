@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Shared helpers of the bpfmem CLI. */
+#define _GNU_SOURCE	/* ppoll */
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
 #include <sys/utsname.h>
@@ -44,19 +47,48 @@ void bpfmem_setup_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
+/*
+ * SIGINT/SIGTERM stay blocked except inside ppoll(), which unblocks them atomically
+ * with the wait: a signal that arrives after the bpfmem_exiting check is pending and
+ * ends ppoll() at once instead of being lost until the timeout.
+ */
+void bpfmem_wait(double seconds)
+{
+	struct timespec ts, *tsp = NULL;
+	sigset_t block, old;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	if (!bpfmem_exiting && seconds != 0) {
+		if (seconds > 0) {
+			ts.tv_sec = (time_t)seconds;
+			ts.tv_nsec = (long)((seconds - ts.tv_sec) * 1e9);
+			tsp = &ts;
+		}
+		ppoll(NULL, 0, tsp, &old);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+/* Warnings (a CO-RE relocation or the verifier refusing a program) always, debug with -v. */
 static int libbpf_print(enum libbpf_print_level level, const char *fmt, va_list ap)
 {
 	if (level == LIBBPF_DEBUG && !verbose_libbpf)
 		return 0;
-	if (!verbose_libbpf)
-		return 0;
 	return vfprintf(stderr, fmt, ap);
+}
+
+void bpfmem_libbpf_logging(bool verbose)
+{
+	verbose_libbpf = verbose;
+	libbpf_set_print(libbpf_print);
 }
 
 int bpfmem_loader_init(bool verbose)
 {
-	verbose_libbpf = verbose;
-	libbpf_set_print(libbpf_print);
+	bpfmem_libbpf_logging(verbose);
 	if (!bpfmem_have_btf()) {
 		bpfmem_err("kernel BTF not found (/sys/kernel/btf/vmlinux): CONFIG_DEBUG_INFO_BTF=y is required");
 		return -ENOENT;
@@ -174,13 +206,19 @@ bool bpfmem_kprobe_exists(const char *func)
 
 int bpfmem_parse_long(const char *s, long min, long max, long *out)
 {
+	const char *p = s;
 	char *end;
 	long v;
 
-	if (!s || !*s)
+	if (!s)
+		return -EINVAL;
+	/* decimal only ("010" is 10, not octal 8): an optional '-' and digits */
+	if (*p == '-')
+		p++;
+	if (*p < '0' || *p > '9')
 		return -EINVAL;
 	errno = 0;
-	v = strtol(s, &end, 0);
+	v = strtol(s, &end, 10);
 	if (errno || *end || v < min || v > max)
 		return -EINVAL;
 	*out = v;
@@ -353,20 +391,70 @@ int bpfmem_ma_totals(struct bpfmem_ma_totals *t)
 	return ret;
 }
 
-void bpfmem_json_str(FILE *f, const char *s)
+int bpfmem_utf8_len(const unsigned char *s, size_t len)
 {
-	fputc('"', f);
-	for (; *s; s++) {
-		unsigned char c = *s;
+	unsigned char c = s[0];
+	unsigned int cp, min;
+	int n, i;
 
-		if (c == '"' || c == '\\')
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf) {
+		n = 2;
+		cp = c & 0x1f;
+		min = 0x80;
+	} else if (c >= 0xe0 && c <= 0xef) {
+		n = 3;
+		cp = c & 0x0f;
+		min = 0x800;
+	} else if (c >= 0xf0 && c <= 0xf4) {
+		n = 4;
+		cp = c & 0x07;
+		min = 0x10000;
+	} else {	/* continuation byte, overlong lead (c0, c1) or beyond U+10FFFF */
+		return 0;
+	}
+	if ((size_t)n > len)
+		return 0;	/* cut short, e.g. a comm truncated to 15 bytes */
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		cp = cp << 6 | (s[i] & 0x3f);
+	}
+	if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
+		return 0;	/* overlong, out of range, or a UTF-16 surrogate */
+	return n;
+}
+
+void bpfmem_json_strn(FILE *f, const char *str, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t i = 0;
+	int n;
+
+	len = strnlen(str, len);
+	fputc('"', f);
+	while (i < len) {
+		unsigned char c = s[i];
+
+		n = bpfmem_utf8_len(s + i, len - i);
+		if (c == '"' || c == '\\') {
 			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
+		} else if (c < 0x20 || c == 0x7f || !n) {
+			/* control characters, and bytes that are not UTF-8: \u00XX */
 			fprintf(f, "\\u%04x", c);
-		else
-			fputc(c, f);
+			n = 1;
+		} else {
+			fwrite(s + i, 1, n, f);
+		}
+		i += n;
 	}
 	fputc('"', f);
+}
+
+void bpfmem_json_str(FILE *f, const char *s)
+{
+	bpfmem_json_strn(f, s, strlen(s));
 }
 
 long long bpfmem_percpu_sum(int map_fd, unsigned int key)
@@ -376,18 +464,81 @@ long long bpfmem_percpu_sum(int map_fd, unsigned int key)
 	__u64 *vals;
 
 	if (n <= 0)
-		return -1;
+		return n ? n : -EINVAL;
 	vals = calloc(n, sizeof(*vals));
 	if (!vals)
-		return -1;
+		return -ENOMEM;
 	if (bpf_map_lookup_elem(map_fd, &key, vals)) {
+		sum = -errno;
 		free(vals);
-		return -1;
+		return sum;
 	}
 	for (i = 0; i < n; i++)
 		sum += vals[i];
 	free(vals);
 	return sum;
+}
+
+int bpfmem_parse_cpu_list(const char *text, int *cpus, int max)
+{
+	const char *p = text;
+	long a, b;
+	char *end;
+	int n = 0;
+
+	for (;;) {
+		if (*p < '0' || *p > '9')
+			return -EINVAL;
+		errno = 0;
+		a = b = strtol(p, &end, 10);
+		if (errno || a > INT_MAX)
+			return -EINVAL;
+		p = end;
+		if (*p == '-') {
+			p++;
+			if (*p < '0' || *p > '9')
+				return -EINVAL;
+			b = strtol(p, &end, 10);
+			if (errno || b < a || b > INT_MAX)
+				return -EINVAL;
+			p = end;
+		}
+		for (; a <= b; a++) {
+			if (n == max)
+				return -E2BIG;
+			cpus[n++] = a;
+		}
+		if (*p == ',') {
+			p++;
+			continue;
+		}
+		if (*p == '\n')
+			p++;
+		return *p ? -EINVAL : n;
+	}
+}
+
+int bpfmem_online_cpus(int **cpus)
+{
+	int max = libbpf_num_possible_cpus(), n;
+	char buf[4096];
+
+	*cpus = NULL;
+	if (max <= 0)
+		return max ? max : -EINVAL;
+	n = bpfmem_read_file("/sys/devices/system/cpu/online", buf, sizeof(buf));
+	if (n < 0)
+		return n;
+	*cpus = calloc(max, sizeof(**cpus));
+	if (!*cpus)
+		return -ENOMEM;
+	n = bpfmem_parse_cpu_list(buf, *cpus, max);
+	if (n <= 0) {
+		free(*cpus);
+		*cpus = NULL;
+		return n ? n : -EINVAL;
+	}
+	return n;
 }
 
 void bpfmem_print_map_mem(FILE *f, const char *name, int map_fd, bool json)
