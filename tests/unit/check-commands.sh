@@ -1,0 +1,104 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Every external command the host-side pipeline runs must come from a package that
+# `./run` installs (its PACKAGES list) or from Debian's base system (Essential, or
+# Priority required/important: what debootstrap puts on every Debian 12 machine).
+# A fresh machine has nothing else: a command found here only because somebody
+# installed it by hand (rsync, once) fails this test.
+#
+#   tests/unit/check-commands.sh [REPO]          (TAP)
+#
+# How: every word of the host scripts that names an executable on this machine's PATH
+# is resolved to its package with dpkg -S (an over-approximation: a word that merely
+# looks like a command must be installable too, which costs nothing), plus the tools
+# the kernel and selftests Makefiles call (they cannot be grepped from here).
+set -uo pipefail
+
+top=${1:-$(cd "$(dirname "$0")/../.." && pwd)}
+# host-side scripts (guest scripts run on busybox inside the guest and are not listed)
+scripts=(run .ci/run kernel/build.sh tests/selftests-build.sh tests/harness-negative.sh
+	tests/bench-smoke.sh tests/unit/check-commands.sh tools/guest/harness.sh
+	tools/plot-savings.sh skel/find-vmlinux.sh)
+# called by the kernel/selftests Makefiles, meson.build files and python scripts
+makefile_cmds="make gcc ld as ar objcopy nm flex bison bc perl pahole rsync clang-19
+	llc-19 llvm-strip-19 clang llvm-strip bpftool meson ninja ccache cpio gzip xz tar
+	python3 gnuplot sha256sum flock qemu-system-x86_64 busybox file ldd"
+
+# words of the scripts that are commands on this machine but never run as one
+not_commands="patch"	# "applying series: N patch(es)" (kernel/build.sh)
+
+n=0 fails=0
+ok() {	# ok STATUS DESCRIPTION
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fails=$((fails + 1)); fi
+}
+
+packages=$(sed -n '/^PACKAGES="/,/"$/p' "$top/run" | tr -d '"' | sed 's/^PACKAGES=//' | tr -s ' \n' '\n' | grep .)
+[ -n "$packages" ]
+ok $? "PACKAGES list read from ./run ($(echo "$packages" | wc -l) packages)"
+in_list() { echo "$packages" | grep -qxF "$1"; }
+base_pkg() {	# Essential or required/important priority: on every Debian 12 machine
+	local f
+	f=$(dpkg-query -W -f='${Essential} ${Priority}' "$1" 2>/dev/null) || return 1
+	case "$f" in yes*|*required|*important) return 0 ;; esac
+	return 1
+}
+# what a package on the list pulls in is there too (binutils with gcc, perl with git...)
+deps_closure=$(apt-cache depends --recurse --no-recommends --no-suggests --no-conflicts \
+	--no-breaks --no-replaces --no-enhances $packages 2>/dev/null | grep -v '^ ' | sort -u)
+pulled_in() { echo "$deps_closure" | grep -qxF "$1"; }
+
+pkg_of() {	# pkg_of PATH: the Debian package that ships it (usrmerge-aware)
+	local p=$1 r q
+	r=$(readlink -f "$p")
+	for q in "$p" "$r" "${p#/usr}" "/usr$p" "${r#/usr}" "/usr$r"; do
+		dpkg -S "$q" 2>/dev/null | grep -v '^diversion' | head -n1 | cut -d: -f1 && return 0
+	done
+	return 1
+}
+
+words=$(for s in "${scripts[@]}"; do
+		[ -f "$top/$s" ] || continue
+		# drop comments, keep words that can be command names
+		sed -E 's/(^|[[:space:]])#.*$//' "$top/$s" | grep -oE '[A-Za-z][A-Za-z0-9_.+-]*'
+	done | sort -u)
+cmds=$( { echo "$words"; echo "$makefile_cmds" | tr -s ' \t\n' '\n'; } | sort -u | while read -r w; do
+		[ -n "$w" ] || continue
+		case " $not_commands " in *" $w "*) continue ;; esac
+		t=$(type -t "$w" 2>/dev/null)
+		[ "$t" = file ] || continue
+		# the Debian system's copy first (a pyenv shim earlier in PATH is not Debian's)
+		p=$(PATH=/usr/sbin:/usr/bin:/sbin:/bin command -v "$w") || p=$(command -v "$w")
+		echo "$w $p"
+	done)
+
+# these must exist at all: they are called unconditionally
+for must in $makefile_cmds; do
+	command -v "$must" >/dev/null
+	ok $? "command '$must' is installed"
+done
+
+while read -r w p; do
+	[ -n "$w" ] || continue
+	case "$p" in
+	/usr/local/*|/root/*|/work/*|/tmp/*|/opt/*)
+		ok 1 "'$w' ($p) is not from a Debian package: a fresh machine lacks it"
+		continue ;;
+	esac
+	pkg=$(pkg_of "$p")
+	if [ -z "$pkg" ]; then
+		ok 1 "'$w' ($p) belongs to no package"
+	elif in_list "$pkg"; then
+		ok 0 "'$w' from $pkg (in ./run PACKAGES)"
+	elif base_pkg "$pkg"; then
+		ok 0 "'$w' from $pkg (Debian base system)"
+	elif pulled_in "$pkg"; then
+		ok 0 "'$w' from $pkg (dependency of a package in ./run PACKAGES)"
+	else
+		ok 1 "'$w' from $pkg: neither in ./run PACKAGES nor in the base system"
+	fi
+done <<<"$cmds"
+
+echo "1..$n"
+[ "$fails" = 0 ]
