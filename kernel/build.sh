@@ -44,7 +44,12 @@ die() { echo "kernel/build.sh: $*" >&2; exit 1; }
 kroot=$CACHE/kernel
 mkdir -p "$kroot"
 exec 9>"$kroot/.lock"
-flock 9
+if ! flock -n 9; then
+	# another ./run holds the tree: say who and what, then wait
+	echo "kernel/build.sh: waiting for the kernel tree lock, held by $(cat "$kroot/.lock.who" 2>/dev/null || echo "an unknown process")" >&2
+	flock 9
+fi
+echo "pid $$ (since $(date +%T)): kernel/build.sh --flavor $flavor ($variant)" >"$kroot/.lock.who"
 
 # --- 1. pristine git repository of the Debian tree -----------------------------
 tree_ver=$(stat -c '%s-%Y' "$TARBALL")

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # The guest harness must fail, for the right reason, on: a failing guest command,
-# a real kernel splat (LKDTM WARNING), and a hang (short timeout). Prints TAP.
+# a real kernel splat (LKDTM WARNING), and a hang (short timeout); and passes a passing
+# command with a file --add-ed from /tmp. Prints TAP.
 # usage: harness-negative.sh KERNEL
 k=${1:-base}
 h=$(dirname "$0")/../tools/guest/harness.sh
@@ -27,6 +28,12 @@ t "kernel splat (LKDTM WARNING) fails a command that exited 0" 125 "KERNEL SPLAT
 t "hung guest is killed by the host timeout" 122 "TIMEOUT" --timeout 25 -- sleep 100000
 t "panic is no verdict (QEMU exit 0)" 121 "NO VERDICT" \
 	-- sh -c 'echo PANIC > /sys/kernel/debug/provoke-crash/DIRECT'
-t "passing command passes" 0 "PASS" -- true
+# a passing command; it also checks that a file --add-ed from the host's /tmp survives
+# the guest's tmpfs on /tmp
+add=$(mktemp /tmp/bpfmem-add.XXXXXX)
+echo "marker $$" >"$add"
+t "passing command passes (and sees its --add of $add)" 0 "PASS" --add "$add" \
+	-- grep -qx "marker $$" "$add"
+rm -f "$add"
 echo "1..$n"
 [ "$fail" = 0 ]

@@ -69,7 +69,11 @@ LINKED_SKELS="test_static_linked linked_funcs linked_vars linked_maps test_subsk
 
 mkdir -p "$ROOT"
 exec 8>"$ROOT/.lock"
-flock 8
+if ! flock -n 8; then
+	echo "selftests-build.sh: waiting for the selftests lock, held by $(cat "$ROOT/.lock.who" 2>/dev/null || echo "an unknown process")" >&2
+	flock 8
+fi
+echo "pid $$ (since $(date +%T)): tests/selftests-build.sh" >"$ROOT/.lock.who"
 
 # --- BTF for vmlinux.h ---------------------------------------------------------------
 has_crypto() {	# no grep -q: with pipefail, bpftool's SIGPIPE would fail the pipe

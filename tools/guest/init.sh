@@ -13,7 +13,11 @@ mount -t devtmpfs devtmpfs /dev 2>/dev/null
 mkdir -p /dev/shm /dev/pts
 mount -t tmpfs tmpfs /dev/shm
 mount -t devpts devpts /dev/pts 2>/dev/null
+# files the host --add-ed under /tmp would vanish under the tmpfs: carry them over
+mv /tmp /.tmp-initramfs && mkdir /tmp
 mount -t tmpfs tmpfs /tmp
+cp -a /.tmp-initramfs/. /tmp/ 2>/dev/null
+rm -rf /.tmp-initramfs
 mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 mount -t cgroup2 cgroup2 /sys/fs/cgroup
