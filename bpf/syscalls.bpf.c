@@ -21,7 +21,6 @@
 const volatile __u32 self_tgid;
 const volatile __u32 filter_tgid;
 const volatile bool filter_cg;
-const volatile __u64 cgroup_id;
 const volatile bool by_process;
 const volatile bool measure_latency;
 const volatile bool want_hist;
@@ -46,6 +45,14 @@ struct {
 	__uint(key_size, sizeof(struct sc_key));
 	__uint(value_size, sizeof(struct sc_val));
 } counts SEC(".maps");
+
+/* -c: the cgroup (slot 0, set by userspace); its descendants count too */
+struct {
+	__uint(type, BPF_MAP_TYPE_CGROUP_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} cgroup_map SEC(".maps");
 
 struct {
 	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
@@ -86,7 +93,8 @@ static __always_inline bool traced(__u64 id)
 		return false;
 	if (filter_tgid && tgid != filter_tgid)
 		return false;
-	if (filter_cg && bpf_get_current_cgroup_id() != cgroup_id)
+	/* like libbpf-tools: the task's cgroup is the one of -c or below it */
+	if (filter_cg && !bpf_current_task_under_cgroup(&cgroup_map, 0))
 		return false;
 	return true;
 }

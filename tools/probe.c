@@ -40,6 +40,7 @@ static int selftest(const char *hook, long calls, long keys, bool verbose)
 	bool fentry;
 	long i, k, n_entries = 0;
 	__u64 key, next, val, *prev = NULL;
+	long long dropped;
 	int err, fd;
 
 	if (bpfmem_loader_init(verbose))
@@ -97,9 +98,13 @@ static int selftest(const char *hook, long calls, long keys, bool verbose)
 		bpfmem_err("selftest: map has %ld entries, expected %ld", n_entries, keys);
 		goto out;
 	}
-	val = bpfmem_percpu_sum(bpf_map__fd(skel->maps.dropped), 0);
-	if (val) {
-		bpfmem_err("selftest: %llu updates dropped", (unsigned long long)val);
+	dropped = bpfmem_percpu_sum(bpf_map__fd(skel->maps.dropped), 0);
+	if (dropped < 0) {
+		bpfmem_err("selftest: cannot read the dropped counter: %s", strerror(-dropped));
+		goto out;
+	}
+	if (dropped) {
+		bpfmem_err("selftest: %lld updates dropped", dropped);
 		goto out;
 	}
 	bpfmem_print_map_mem(stdout, "counts", fd, false);

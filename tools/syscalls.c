@@ -29,8 +29,12 @@
  *             "elements":N|null, "cached_bytes":N|null, "pending_bytes":N|null}, ...]}
  *   "maps" is read just before the interval's drain (peak of the interval); elements/
  *   cached/pending are null on kernels without the bpfmem series.
+ *   filter.cgroup: tasks of that cgroup and of its descendants (a cgroup array and
+ *   bpf_current_task_under_cgroup(), like libbpf-tools). Strings are valid UTF-8:
+ *   a comm byte that is not (a name cut inside a character) is written as \u00XX.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -55,7 +59,6 @@ static const char *const hook_names[] = { "auto", "fentry", "kprobe", "tracepoin
 static struct env {
 	pid_t pid;
 	const char *cgroup;
-	unsigned long long cgid;
 	bool by_process, errors_only, latency, hist, ms, json, stats, verbose;
 	int errno_filter;
 	long top;
@@ -77,7 +80,7 @@ static void usage(FILE *f)
 "                       [--max-entries N] [--max-inflight N] [--stats] [-v] | -l\n"
 "Count syscalls, their errors and latency (like syscount), in BPF_F_NO_PREALLOC maps.\n\n"
 "  -p, --pid PID          only this process (tgid)\n"
-"  -c, --cgroup PATH      only tasks of this cgroup v2 directory\n"
+"  -c, --cgroup PATH      only tasks of this cgroup v2 directory and its descendants\n"
 "  -P, --process          count per process instead of per syscall\n"
 "  -x, --failures         only failed syscalls\n"
 "  -e, --errno ERRNO      only syscalls failing with ERRNO (name like ENOENT, or number)\n"
@@ -144,7 +147,29 @@ static double now_mono(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-/* Reads and empties the aggregate map: batch lookup-and-delete, or iterate+delete. */
+static void add_row(struct row *r, const struct sc_key *key, const void *val, size_t vsize)
+{
+	memset(r, 0, sizeof(*r));
+	r->key = *key;
+	memcpy(&r->val, val, vsize);
+}
+
+/* One entry at a time (no batch ops, or a bucket larger than the room left). */
+static void drain_each(int fd, size_t vsize, size_t cap, struct sc_key *key, char *val,
+		       struct row *rows, size_t *got)
+{
+	while (*got < cap && !bpf_map_get_next_key(fd, NULL, key)) {
+		if (!bpf_map_lookup_and_delete_elem(fd, key, val) ||
+		    (!bpf_map_lookup_elem(fd, key, val) && !bpf_map_delete_elem(fd, key)))
+			add_row(&rows[(*got)++], key, val, vsize);
+	}
+}
+
+/*
+ * Reads and empties the aggregate map: batch lookup-and-delete, or iterate+delete.
+ * Programs keep inserting while it runs, so it may find more than @cap entries: what
+ * does not fit stays in the map for the next interval.
+ */
 static int drain(int fd, size_t vsize, size_t cap, struct row *rows, size_t *nrows)
 {
 	LIBBPF_OPTS(bpf_map_batch_opts, opts);
@@ -164,29 +189,26 @@ static int drain(int fd, size_t vsize, size_t cap, struct row *rows, size_t *nro
 		if (!n)
 			break;
 		err = bpf_map_lookup_and_delete_batch(fd, in, &batch, keys, vals, &n, &opts);
+		if (err && errno == ENOSPC) {
+			/*
+			 * The next bucket holds more entries than the room left (a batch
+			 * never splits a bucket): take what fits one by one.
+			 */
+			err = 0;
+			drain_each(fd, vsize, cap, keys, vals, rows, &got);
+			break;
+		}
 		if (err && errno != ENOENT) {
+			err = -errno;
 			if (in || got)
 				goto out;
 			/* no batch ops for this map on this kernel: iterate and delete */
 			err = 0;
-			while (got < cap && !bpf_map_get_next_key(fd, NULL, &keys[0])) {
-				if (!bpf_map_lookup_and_delete_elem(fd, &keys[0], vals) ||
-				    (!bpf_map_lookup_elem(fd, &keys[0], vals) &&
-				     !bpf_map_delete_elem(fd, &keys[0]))) {
-					memset(&rows[got], 0, sizeof(rows[got]));
-					rows[got].key = keys[0];
-					memcpy(&rows[got].val, vals, vsize);
-					got++;
-				}
-			}
+			drain_each(fd, vsize, cap, keys, vals, rows, &got);
 			break;
 		}
-		for (i = 0; i < n; i++) {
-			memset(&rows[got], 0, sizeof(rows[got]));
-			rows[got].key = keys[i];
-			memcpy(&rows[got].val, vals + (size_t)i * vsize, vsize);
-			got++;
-		}
+		for (i = 0; i < n; i++)
+			add_row(&rows[got++], &keys[i], vals + (size_t)i * vsize, vsize);
 		if (err) {	/* ENOENT: that was the last batch */
 			err = 0;
 			break;
@@ -479,6 +501,7 @@ static int nr_of(const char *name)
 
 static int parse_args(int argc, char **argv, bool *list)
 {
+	unsigned long long cgid;
 	static const struct option opts[] = {
 		{ "pid", required_argument, NULL, 'p' },
 		{ "cgroup", required_argument, NULL, 'c' },
@@ -582,7 +605,7 @@ static int parse_args(int argc, char **argv, bool *list)
 		bpfmem_err("-x and -e are exclusive");
 		return 2;
 	}
-	if (env.cgroup && bpfmem_cgroup_id(env.cgroup, &env.cgid))
+	if (env.cgroup && bpfmem_cgroup_id(env.cgroup, &cgid))
 		return 2;
 	if (!env.max_entries)	/* per syscall: one entry per syscall number at most */
 		env.max_entries = env.by_process ? 4096 : (SYSCALL_NR_MAX + 63) / 64 * 64;
@@ -628,7 +651,6 @@ int cmd_syscalls(int argc, char **argv)
 	skel->rodata->self_tgid = getpid();
 	skel->rodata->filter_tgid = env.pid;
 	skel->rodata->filter_cg = env.cgroup != NULL;
-	skel->rodata->cgroup_id = env.cgid;
 	skel->rodata->by_process = env.by_process;
 	skel->rodata->measure_latency = env.latency;
 	skel->rodata->want_hist = env.hist;
@@ -638,9 +660,15 @@ int cmd_syscalls(int argc, char **argv)
 	skel->rodata->nr_exit_group = nr_of("exit_group");
 
 	vsize = env.hist ? sizeof(struct sc_val) : VAL_NOHIST;
-	bpf_map__set_value_size(skel->maps.counts, vsize);
-	bpf_map__set_max_entries(skel->maps.counts, env.max_entries);
-	bpf_map__set_max_entries(skel->maps.inflight, env.max_inflight);
+	err = bpf_map__set_value_size(skel->maps.counts, vsize);
+	if (!err)
+		err = bpf_map__set_max_entries(skel->maps.counts, env.max_entries);
+	if (!err)
+		err = bpf_map__set_max_entries(skel->maps.inflight, env.max_inflight);
+	if (err) {
+		bpfmem_err("cannot size the maps: %s", strerror(-err));
+		goto out;
+	}
 	bpf_program__set_autoload(skel->progs.sc_fentry, env.hook == HOOK_FENTRY && env.latency);
 	bpf_program__set_autoload(skel->progs.sc_fentry_exit, env.hook == HOOK_FENTRY && !env.latency);
 	bpf_program__set_autoload(skel->progs.sc_fentry_exit_group,
@@ -661,6 +689,20 @@ int cmd_syscalls(int argc, char **argv)
 		bpfmem_err("cannot load BPF programs (hook %s): %s%s", hook_names[env.hook],
 			   strerror(-err), env.verbose ? "" : " (-v for details)");
 		goto out;
+	}
+	if (env.cgroup) {	/* before attaching: no event of another cgroup is counted */
+		int cg_fd = open(env.cgroup, O_RDONLY | O_DIRECTORY), zero = 0;
+
+		err = cg_fd < 0 ? -errno : 0;
+		if (!err && bpf_map_update_elem(bpf_map__fd(skel->maps.cgroup_map), &zero, &cg_fd,
+						BPF_ANY))
+			err = -errno;
+		if (cg_fd >= 0)
+			close(cg_fd);
+		if (err) {
+			bpfmem_err("cannot use cgroup %s: %s", env.cgroup, strerror(-err));
+			goto out;
+		}
 	}
 	/*
 	 * Reap hook first: a thread that enters a syscall after the entry hook is
@@ -701,18 +743,13 @@ int cmd_syscalls(int argc, char **argv)
 		if (end && (!next || next > end))
 			next = end;
 		for (;;) {
-			struct timespec ts;
-
 			if (bpfmem_exiting)
 				break;
 			t = now_mono();
 			if (next && t >= next)
 				break;
-			/* wakes early on SIGINT (no SA_RESTART) */
-			t = next ? next - t : 3600;
-			ts.tv_sec = (time_t)t;
-			ts.tv_nsec = (long)((t - ts.tv_sec) * 1e9);
-			nanosleep(&ts, NULL);
+			/* until the interval ends, or (none) a signal; Ctrl-C ends it at once */
+			bpfmem_wait(next ? next - t : -1);
 		}
 		last = bpfmem_exiting || (end && now_mono() >= end - 1e-3);
 		iv.n = ++n;
@@ -733,8 +770,12 @@ int cmd_syscalls(int argc, char **argv)
 		}
 		for (i = 0; i < SC_NSTATS; i++) {
 			cur = bpfmem_percpu_sum(stats_fd, i);
-			if (cur < 0)
-				cur = prev_stat[i];
+			if (cur < 0) {
+				bpfmem_err("cannot read the stats map: %s", strerror(-cur));
+				free(iv.maps_text);
+				free(iv.maps_json);
+				goto out;
+			}
 			if (i == SC_DROPPED)
 				iv.dropped = cur - prev_stat[i];
 			else if (i == SC_INFLIGHT_LOST)

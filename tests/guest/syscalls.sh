@@ -154,6 +154,38 @@ ok $? "churn: in-flight map empty after the churn: $last"
 ok $? "churn: no in-flight entry of a dead thread in any interval"
 rmdir /sys/fs/cgroup/sctest
 
+# -c includes descendant cgroups (like libbpf-tools): a process in a child cgroup of
+# the traced one is counted exactly; a tracer on a sibling cgroup sees none of it
+CGP=/sys/fs/cgroup/scparent CGS=/sys/fs/cgroup/scsibling
+mkdir -p $CGP/child $CGS
+syscall-workload -s >$T/cgchild.wl 2>&1 &
+wpid=$!
+wait_for '^pid ' $T/cgchild.wl $wpid
+echo $wpid >$CGP/child/cgroup.procs
+ok $? "workload $wpid moved into the child cgroup scparent/child"
+bpfmem syscalls -c $CGP -T 0 >$T/cgchild 2>$T/cgchild.err &
+tpid=$!
+bpfmem syscalls -c $CGS -T 0 >$T/cgsib 2>$T/cgsib.err &
+spid=$!
+wait_for Tracing $T/cgchild.err $tpid
+wait_for Tracing $T/cgsib.err $spid
+kill -USR1 $wpid
+wait $wpid
+kill -INT $tpid $spid
+wait $tpid
+rc=$?
+wait $spid
+rc2=$?
+sed 's/^/#   parent: /' $T/cgchild.err $T/cgchild
+sed 's/^/#   sibling: /' $T/cgsib.err
+expect "-c parent (no -i/-d): exits 0 on SIGINT" $rc 0
+expect "-c sibling (no -i/-d): exits 0 on SIGINT" $rc2 0
+expect "-c parent: getppid of the process in the child cgroup" "$(col $T/cgchild getppid 2)" 1000
+expect "-c parent: openat of the process in the child cgroup" "$(col $T/cgchild openat 2)" 500
+expect "-c parent: nanosleep of the process in the child cgroup" "$(col $T/cgchild nanosleep 2)" 20
+expect "-c sibling: none of its getppid" "$(col $T/cgsib getppid 2)" ""
+rmdir $CGP/child $CGP $CGS
+
 # churn system-wide: in-flight near zero afterwards (only threads blocked in syscalls)
 bpfmem syscalls -L --stats -i 1 -T 3 >$T/churn2 2>$T/churn2.err &
 tpid=$!
@@ -216,6 +248,14 @@ bad "bad --max-entries" --max-entries 0
 bad "bad -T" -T -1
 bad "extra argument" -d 1 foo
 bad "-p with -c" -p 1 -c /sys/fs/cgroup
+bad "hex PID" -p 0x1 -d 1
+bad "PID with a sign" -p +1 -d 1
+# numbers are decimal: -p 0PID is PID (strtol base 0 read it as octal)
+bpfmem syscalls -p 0$$ -d 0.5 -j >$T/p0 2>$T/p0.err
+rc=$?
+json-flat <$T/p0 >$T/p0.flat 2>&1
+expect "-p 0$$: decimal, traces pid $$ (rc $rc, $(head -c 200 $T/p0.err))" \
+	"$(sed -n 's/^\.filter\.pid=//p' $T/p0.flat)" $$
 mount -t tmpfs none /sys/kernel/btf
 bad "no BTF" -d 1
 umount /sys/kernel/btf
