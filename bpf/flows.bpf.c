@@ -69,7 +69,9 @@
 
 const volatile __u8 filter_family;	/* 0: all, else AF_INET or AF_INET6 */
 const volatile __u8 filter_proto;	/* 0: all, else IPPROTO_TCP or IPPROTO_UDP */
-const volatile __u64 filter_cgroup;	/* 0: all, else the socket's cgroup v2 id */
+const volatile __u64 filter_cgroup;	/* 0: all, else a cgroup v2 id: sockets of it
+					 * and of its descendants */
+#define MAX_CG_LEVEL	32	/* ancestors searched below the socket's cgroup */
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -114,6 +116,50 @@ static __always_inline void drop(__u32 why)
 		__sync_fetch_and_add(v, 1);
 }
 
+/* older kernels kept the ancestors' ids instead (cgroup->ancestor_ids[]) */
+struct cgroup___ids {
+	int level;
+	__u64 ancestor_ids[];
+} __attribute__((preserve_access_index));
+
+/*
+ * The socket was created in the -c cgroup or below it. Not the current task's
+ * cgroup (bpf_current_task_under_cgroup()): packets are counted in softirq, where
+ * current is whoever was interrupted. cgroup->ancestors[] holds every level from
+ * the root to the cgroup itself.
+ */
+static __always_inline bool sk_in_cgroup(struct sock *sk)
+{
+	struct cgroup *cg = BPF_CORE_READ(sk, sk_cgrp_data.cgroup), *anc;
+	int i, level;
+	__u64 id;
+
+	if (!cg)
+		return false;
+	if (BPF_CORE_READ(cg, kn, id) == filter_cgroup)
+		return true;
+	level = BPF_CORE_READ(cg, level);
+	for (i = 0; i < MAX_CG_LEVEL && i < level; i++) {
+		if (bpf_core_field_exists(cg->ancestors)) {
+			if (bpf_probe_read_kernel(&anc, sizeof(anc), (void *)cg +
+						  bpf_core_field_offset(cg->ancestors) +
+						  i * sizeof(anc)))
+				return false;
+			id = BPF_CORE_READ(anc, kn, id);
+		} else {
+			struct cgroup___ids *old = (void *)cg;
+
+			if (bpf_probe_read_kernel(&id, sizeof(id), (void *)old +
+						  bpf_core_field_offset(old->ancestor_ids) +
+						  i * sizeof(id)))
+				return false;
+		}
+		if (id == filter_cgroup)
+			return true;
+	}
+	return false;
+}
+
 /* Flow key of a full socket; false if the socket is not one we count. @packet:
  * called from a packet path, where TCP sockets in CLOSE (per-netns control sockets
  * sending RSTs) or LISTEN are not flows.
@@ -138,7 +184,7 @@ static __always_inline bool sk_key(struct sock *sk, struct flow_key *k, bool pac
 		return false;
 	if (filter_proto && proto != filter_proto)
 		return false;
-	if (filter_cgroup && BPF_CORE_READ(sk, sk_cgrp_data.cgroup, kn, id) != filter_cgroup)
+	if (filter_cgroup && !sk_in_cgroup(sk))
 		return false;
 
 	__builtin_memset(k, 0, sizeof(*k));

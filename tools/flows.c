@@ -32,6 +32,9 @@
  *   "cached_bytes","pending_bytes"} (the last three null without the bpfmem series)
  *  Addresses are inet_ntop() forms (IPv6 compressed); pid 0 / comm "" mean the flow
  *  was seen only on packet paths (softirq), never in a send/recv of a process.
+ *  Strings are valid UTF-8: a comm byte that is not (a name cut inside a multi-byte
+ *  character) is written as \u00XX. With -c, flows of sockets created in that cgroup
+ *  or any cgroup below it (the socket's cgroup, also on softirq packet paths).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -107,7 +110,7 @@ static void usage(FILE *f)
 		"  -4, -6              IPv4 or IPv6 sockets only\n"
 		"  --proto P           tcp or udp only\n"
 		"  -p, --pid PID       flows owned by PID (first process that sent/received)\n"
-		"  -c, --cgroup PATH   sockets created in this cgroup v2\n"
+		"  -c, --cgroup PATH   sockets created in this cgroup v2 or its descendants\n"
 		"  --closed            print each closed flow's final counts (like tcplife)\n"
 		"  --idle S            report and evict UDP flows idle for S s (default 60)\n"
 		"  --max-entries N     size of the flow map (default 10240)\n"
@@ -286,13 +289,20 @@ static int on_event(void *ctx, void *data, size_t len)
 	return 0;
 }
 
-static void dropped_counts(struct flows_bpf *skel, long long *d)
+/* 0, or -errno with an error line (a failed read is not a count to print) */
+static int dropped_counts(struct flows_bpf *skel, long long *d)
 {
 	int i, fd = bpf_map__fd(skel->maps.dropped);
 
-	for (i = 0; i < DROP_MAX; i++)
+	for (i = 0; i < DROP_MAX; i++) {
 		d[i] = bpfmem_percpu_sum(fd, i);
+		if (d[i] < 0) {
+			bpfmem_err("cannot read the dropped counters: %s", strerror(-d[i]));
+			return d[i];
+		}
+	}
 	d[DROP_MISSED] = bpfmem_prog_misses(skel->obj);
+	return 0;
 }
 
 static void json_dropped(FILE *o, const long long *d)
@@ -364,7 +374,13 @@ static void evict_idle(int fd, struct flow *live, size_t *n, __u64 now)
 				continue;
 			}
 			/* it came back to life meanwhile: put it back */
-			bpf_map_update_elem(fd, &f->k, &v, BPF_NOEXIST);
+			if (bpf_map_update_elem(fd, &f->k, &v, BPF_NOEXIST)) {
+				/* recreated by the programs meanwhile (a new flow), or no
+				 * room: report what this one had rather than lose it
+				 */
+				add_closed(&f->k, &v, FLOW_UDP_IDLE);
+				continue;
+			}
 			f->v = v;
 		}
 		live[j++] = *f;
@@ -383,8 +399,13 @@ static int report(struct flows_bpf *skel, struct ring_buffer *rb)
 	char ts[16];
 	time_t t = time(NULL);
 	FILE *o = stdout;
+	int err;
 
-	ring_buffer__consume(rb);
+	err = ring_buffer__consume(rb);
+	if (err < 0) {
+		bpfmem_err("cannot read the closed-flow ring buffer: %s", strerror(-err));
+		return -1;
+	}
 	live = read_flows(fd, &n);
 	if (!live) {
 		bpfmem_err("cannot read the flow map: %s", strerror(errno));
@@ -395,7 +416,10 @@ static int report(struct flows_bpf *skel, struct ring_buffer *rb)
 	st.intervals++;
 	if ((long long)n > st.max_live)
 		st.max_live = n;
-	dropped_counts(skel, d);
+	if (dropped_counts(skel, d)) {
+		free(live);
+		return -1;
+	}
 	if (!bpfmem_map_fdinfo(fd, &mi))
 		elements = mi.elements;
 	strftime(ts, sizeof(ts), "%H:%M:%S", localtime(&t));
@@ -479,13 +503,16 @@ static int report(struct flows_bpf *skel, struct ring_buffer *rb)
 	return 0;
 }
 
-/* Returns the number of dropped events (the exit status says counts are incomplete). */
+/* Returns the number of dropped events (the exit status says counts are incomplete),
+ * < 0 if they cannot be read.
+ */
 static long long summary(struct flows_bpf *skel, bool fentry)
 {
 	long long d[NDROPS], total = 0;
 	int i;
 
-	dropped_counts(skel, d);
+	if (dropped_counts(skel, d))
+		return -1;
 	for (i = 0; i < NDROPS; i++) {
 		if (d[i] > 0) {
 			bpfmem_err("%lld events dropped (%s): counts are incomplete%s", d[i],
@@ -636,13 +663,6 @@ static int parse_args(int argc, char **argv)
 	return 0;
 }
 
-static void sleep_s(double s)
-{
-	struct timespec ts = { .tv_sec = (time_t)s, .tv_nsec = (s - (time_t)s) * 1e9 };
-
-	nanosleep(&ts, NULL);
-}
-
 int cmd_flows(int argc, char **argv)
 {
 	unsigned long long cgid = 0;
@@ -652,6 +672,7 @@ int cmd_flows(int argc, char **argv)
 	__u64 start, next, end = 0;
 	struct bpf_link *links[MAX_LINKS];
 	int err, nlinks = 0;
+	long long dropped;
 	bool fentry;
 
 	err = parse_args(argc, argv);
@@ -674,16 +695,22 @@ int cmd_flows(int argc, char **argv)
 	skel->rodata->filter_family = env.family;
 	skel->rodata->filter_proto = env.proto;
 	skel->rodata->filter_cgroup = cgid;
-	bpf_map__set_max_entries(skel->maps.flows, env.max_entries);
-	bpf_map__set_max_entries(skel->maps.closed, env.ringbuf);
+	err = bpf_map__set_max_entries(skel->maps.flows, env.max_entries);
+	if (!err)
+		err = bpf_map__set_max_entries(skel->maps.closed, env.ringbuf);
+	if (!err && fentry)	/* the args map is only used by the kprobe programs */
+		err = bpf_map__set_max_entries(skel->maps.args, 1);
 	bpf_object__for_each_program(prog, skel->obj) {
 		const char *sec = bpf_program__section_name(prog);
 		bool is_fentry = !strncmp(sec, "fentry/", 7) || !strncmp(sec, "fexit/", 6);
 
-		bpf_program__set_autoload(prog, is_fentry == fentry);
+		if (!err)
+			err = bpf_program__set_autoload(prog, is_fentry == fentry);
 	}
-	if (fentry)	/* the args map is only used by the kprobe programs */
-		bpf_map__set_max_entries(skel->maps.args, 1);
+	if (err) {
+		bpfmem_err("cannot set up the BPF object: %s", strerror(-err));
+		goto out;
+	}
 	err = flows_bpf__load(skel);
 	if (err) {
 		bpfmem_err("cannot load BPF programs (%s): %s", fentry ? "fentry" : "kprobe",
@@ -728,10 +755,8 @@ int cmd_flows(int argc, char **argv)
 		__u64 now = mono_ns();
 		__u64 until = end && end < next ? end : next;
 
-		if (now < until) {
-			double left = (until - now) / 1e9;
-
-			sleep_s(left > 0.1 ? 0.1 : left);
+		if (now < until) {	/* returns at once on Ctrl-C */
+			bpfmem_wait((until - now) / 1e9);
 			continue;
 		}
 		if (report(skel, rb)) {
@@ -749,7 +774,8 @@ int cmd_flows(int argc, char **argv)
 		goto out;
 	}
 	fflush(stdout);
-	err = summary(skel, fentry) ? 3 : 0;
+	dropped = summary(skel, fentry);
+	err = dropped < 0 ? -1 : dropped ? 3 : 0;
 out:
 	ring_buffer__free(rb);
 	while (nlinks > 0)

@@ -231,15 +231,20 @@ stop_flows
 n=$(grep -c '"type":"closed"' /tmp/f4.json)
 m=$(grep '"type":"closed"' /tmp/f4.json | grep -c '"family":"ipv4","proto":"udp"')
 [ "$n" = 2 ] && [ "$m" = 2 ]; ok $? "-4 --proto udp: only the 2 IPv4 UDP flows ($n records, $m matching)"
-mkdir -p /sys/fs/cgroup/flowtest
+# -c includes descendant cgroups: sockets created in flowtest/child count too
+mkdir -p /sys/fs/cgroup/flowtest/child
 start_flows /tmp/cg.json -j --closed -i 1 -c /sys/fs/cgroup/flowtest
 flowgen tcp 127.0.0.1 5000 1 1000 >/dev/null
 sh -c 'echo $$ >/sys/fs/cgroup/flowtest/cgroup.procs; exec flowgen tcp 127.0.0.1 5002 2 3000' >/tmp/cg.gen
+sh -c 'echo $$ >/sys/fs/cgroup/flowtest/child/cgroup.procs; exec flowgen tcp 127.0.0.1 5006 1 2000' >>/tmp/cg.gen
 sleep 1.5
 stop_flows
 n=$(grep -c '"type":"closed"' /tmp/cg.json)
 m=$(grep '"type":"closed"' /tmp/cg.json | grep -c '"tx_bytes":3000,"rx_bytes":3000')
-[ "$n" = 4 ] && [ "$m" = 4 ]; ok $? "-c CGROUP: only the 4 sockets created in the cgroup ($n records, $m of 3000 B)"
+c=$(grep '"type":"closed"' /tmp/cg.json | grep -c '"tx_bytes":2000,"rx_bytes":2000')
+[ "$n" = 6 ] && [ "$m" = 4 ] && [ "$c" = 2 ]
+ok $? "-c CGROUP: only the 4 sockets created in the cgroup and the 2 in its child ($n records, $m of 3000 B, $c of 2000 B)"
+rmdir /sys/fs/cgroup/flowtest/child
 flowgen udp-server 127.0.0.1 5003 20 100 /tmp/r4 &
 spid=$!
 start_flows /tmp/p.json -j --closed -i 1 -p $spid
