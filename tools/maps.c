@@ -39,8 +39,11 @@
  * allocators with map_id=0 summed per owner); null where the listing is absent.
  * All sizes in bytes. null = not available (kernel without the series, root cgroup).
  * "memcg" is the cgroup the map's memory is charged to (map->objcg, read by the
- * iterator: memcg_source "objcg"; "/" when the map was created in the root cgroup),
- * or, without the iterator, the first owner's cgroup (memcg_source "owner").
+ * iterator: memcg_source "objcg"; "/" when the map was created in the root cgroup;
+ * "unknown" when that cgroup's id is not found under /sys/fs/cgroup, e.g. removed
+ * meanwhile, and then absent from "memcgs"), or, without the iterator, the first
+ * owner's cgroup (memcg_source "owner"). Strings are valid UTF-8: bytes of a name
+ * or comm that are not are written as \u00XX.
  * "owners[].cgroup" is each holder's own cgroup (/proc/PID/cgroup), which may differ.
  *
  * Prometheus (--prometheus): text exposition format 0.0.4 for a node-exporter
@@ -262,6 +265,8 @@ static void scan_owners(void)
 }
 
 /* ---- cgroup id -> path ---- */
+
+#define MEMCG_UNKNOWN "unknown"	/* never a path: those start with '/' */
 
 static unsigned long long want_ino;
 static char found_path[256];
@@ -655,8 +660,13 @@ static int take_sample(struct sample *s)
 		}
 
 		r->memcg_src = NULL;
-		if (ir && ir->memcg_ino && !cgroup_path_of(ir->memcg_ino, r->memcg, sizeof(r->memcg))) {
+		if (ir && ir->memcg_ino) {
 			r->memcg_src = "objcg";
+			/* charged to a cgroup we cannot find under /sys/fs/cgroup (removed
+			 * meanwhile, another mount or namespace): not the root
+			 */
+			if (cgroup_path_of(ir->memcg_ino, r->memcg, sizeof(r->memcg)))
+				snprintf(r->memcg, sizeof(r->memcg), MEMCG_UNKNOWN);
 		} else if (ir) {
 			snprintf(r->memcg, sizeof(r->memcg), "/");	/* no objcg: root */
 			r->memcg_src = "objcg";
@@ -664,7 +674,7 @@ static int take_sample(struct sample *s)
 			snprintf(r->memcg, sizeof(r->memcg), "%s", r->owners[0].cgroup);
 			r->memcg_src = "owner";
 		}
-		if (r->memcg_src && add_memcg(s, r->memcg))
+		if (r->memcg_src && strcmp(r->memcg, MEMCG_UNKNOWN) && add_memcg(s, r->memcg))
 			return -ENOMEM;
 		s->n++;
 	}
