@@ -19,7 +19,7 @@
  *   floor    elements x element size + bucket array (sizes from vmlinux BTF:
  *            sizeof(struct htab_elem) + round_up(key, 8) + round_up(value, 8);
  *            roundup_pow_of_two(max_entries) x sizeof(struct bucket))
- * A churn case fills to a steady occupancy and then, on every CPU at once, deletes
+ * A churn case fills to a steady occupancy and then, on every online CPU at once, deletes
  * the oldest keys and inserts new ones (each CPU deletes keys another CPU
  * inserted); memory is sampled after every round (peak) and after a settle time.
  *
@@ -91,7 +91,8 @@ static int n_results;
 static long long elem_bytes, bucket_bytes, n_buckets;
 static char orig_cg[PATH_MAX];
 static int cg_seq;
-static int ncpus;
+static int ncpus;	/* online CPUs, ids in cpus[]: BPF_F_TEST_RUN_ON_CPU needs online */
+static int *cpus;
 
 static void usage(FILE *f)
 {
@@ -483,15 +484,43 @@ struct churn_worker {
 
 static pthread_barrier_t bar_start, bar_end;
 static volatile int churn_stop;
+/*
+ * Workers wait at this gate until every one of them was created: the barriers are
+ * set up for that number only then, so a failed pthread_create() cannot leave the
+ * others blocked in a barrier that never fills (gate_state 2: go home).
+ */
+static pthread_mutex_t gate_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t gate_cond = PTHREAD_COND_INITIALIZER;
+static int gate_state;
+
+static void gate_set(int state)
+{
+	pthread_mutex_lock(&gate_lock);
+	gate_state = state;
+	pthread_cond_broadcast(&gate_cond);
+	pthread_mutex_unlock(&gate_lock);
+}
 
 static void *churn_thread(void *arg)
 {
 	struct churn_worker *w = arg;
 	cpu_set_t set;
+	int state;
 
+	/* the programs run on w->cpu anyway (BPF_F_TEST_RUN_ON_CPU); this keeps the
+	 * syscall side there too
+	 */
 	CPU_ZERO(&set);
 	CPU_SET(w->cpu, &set);
-	sched_setaffinity(0, sizeof(set), &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		w->err = -errno;
+	pthread_mutex_lock(&gate_lock);
+	while (!gate_state)
+		pthread_cond_wait(&gate_cond, &gate_lock);
+	state = gate_state;
+	pthread_mutex_unlock(&gate_lock);
+	if (state != 1)
+		return NULL;
 	for (;;) {
 		pthread_barrier_wait(&bar_start);
 		if (churn_stop)
@@ -532,15 +561,31 @@ static int churn_case(bool prealloc)
 		bpfmem_err("churn: filling the %s map to %lld elements failed", mode, k);
 		goto out;
 	}
-	pthread_barrier_init(&bar_start, NULL, ncpus + 1);
-	pthread_barrier_init(&bar_end, NULL, ncpus + 1);
 	churn_stop = 0;
+	gate_state = 0;
 	for (c = 0; c < ncpus; c++) {
-		w[c].cpu = c;
+		w[c].cpu = cpus[c];
 		w[c].skel = skel;
 		w[c].batch = batch;
-		pthread_create(&w[c].th, NULL, churn_thread, &w[c]);
+		err = pthread_create(&w[c].th, NULL, churn_thread, &w[c]);
+		if (err) {
+			bpfmem_err("churn: cannot start the worker for CPU %d: %s", cpus[c],
+				   strerror(err));
+			gate_set(2);
+			while (c > 0)
+				pthread_join(w[--c].th, NULL);
+			err = -1;
+			goto out;
+		}
 	}
+	err = -1;
+	pthread_barrier_init(&bar_start, NULL, ncpus + 1);
+	pthread_barrier_init(&bar_end, NULL, ncpus + 1);
+	gate_set(1);
+	for (c = 0; c < ncpus; c++)
+		if (w[c].err)	/* not fatal: the runs are on that CPU regardless */
+			bpfmem_err("churn: worker not pinned to CPU %d (its runs still are): %s",
+				   w[c].cpu, strerror(-w[c].err));
 	for (r = 0; r < env.churn_rounds; r++) {
 		long long cur, kern;
 
@@ -555,7 +600,7 @@ static int churn_case(bool prealloc)
 		for (c = 0; c < ncpus; c++) {
 			if (w[c].deleted != batch || w[c].inserted != batch) {
 				bpfmem_err("churn round %ld on CPU %d: %lld of %lld deleted, %lld inserted",
-					   r, c, w[c].deleted, batch, w[c].inserted);
+					   r, w[c].cpu, w[c].deleted, batch, w[c].inserted);
 				err = -2;
 			}
 		}
@@ -814,7 +859,7 @@ int cmd_savings(int argc, char **argv)
 		{},
 	};
 	bool series;
-	int c, i;
+	int c, i, err;
 	long v;
 
 	while ((c = getopt_long(argc, argv, "k:V:e:o:jvh", opts, NULL)) != -1) {
@@ -892,14 +937,24 @@ int cmd_savings(int argc, char **argv)
 		bpfmem_err("no privilege: needs root (BPF and cgroup creation)");
 		return 1;
 	}
-	ncpus = libbpf_num_possible_cpus();
-	if (ncpus <= 0 || kernel_sizes() || current_cgroup())
+	ncpus = bpfmem_online_cpus(&cpus);
+	if (ncpus <= 0) {
+		bpfmem_err("cannot read the online CPUs (/sys/devices/system/cpu/online): %s",
+			   strerror(ncpus ? -ncpus : EINVAL));
+		return 1;
+	}
+	if (kernel_sizes() || current_cgroup())
 		return 1;
 	if (access(CG_ROOT "/cgroup.subtree_control", W_OK)) {
 		bpfmem_err("cgroup v2 not mounted at " CG_ROOT);
 		return 1;
 	}
-	write_str(CG_ROOT "/cgroup.subtree_control", "+memory");
+	err = write_str(CG_ROOT "/cgroup.subtree_control", "+memory");
+	if (err) {
+		bpfmem_err("cannot enable the memory controller in " CG_ROOT ": %s",
+			   strerror(-err));
+		return 1;
+	}
 	series = bpfmem_series_present();
 	bpfmem_setup_signals();
 
@@ -935,5 +990,6 @@ int cmd_savings(int argc, char **argv)
 	else
 		print_table(series);
 	free(results);
+	free(cpus);
 	return 0;
 }
