@@ -48,9 +48,9 @@ void bpfmem_setup_signals(void)
 }
 
 /*
- * SIGINT/SIGTERM stay blocked except inside ppoll(), which unblocks them atomically
- * with the wait: a signal that arrives after the bpfmem_exiting check is pending and
- * ends ppoll() at once instead of being lost until the timeout.
+ * SIGINT/SIGTERM are blocked from the bpfmem_exiting check until ppoll(), which
+ * unblocks them atomically with the wait: one that arrives in between stays pending
+ * and ends ppoll() at once instead of being slept through until the timeout.
  */
 void bpfmem_wait(double seconds)
 {
