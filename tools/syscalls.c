@@ -501,7 +501,6 @@ static int nr_of(const char *name)
 
 static int parse_args(int argc, char **argv, bool *list)
 {
-	unsigned long long cgid;
 	static const struct option opts[] = {
 		{ "pid", required_argument, NULL, 'p' },
 		{ "cgroup", required_argument, NULL, 'c' },
@@ -524,6 +523,7 @@ static int parse_args(int argc, char **argv, bool *list)
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
+	unsigned long long cgid;
 	int c;
 
 	while ((c = getopt_long(argc, argv, "p:c:Pxe:LHmT:i:d:ljvh", opts, NULL)) != -1) {
