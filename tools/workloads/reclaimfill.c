@@ -1,0 +1,258 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * reclaimfill: fill a BPF_F_NO_PREALLOC hash (or LRU hash) map from user space in a
+ * memory cgroup held at its limit, while a sibling task on the same CPU calls
+ * getpgid(MAGIC) in a loop and a kprobe program counts those calls.
+ *
+ *   reclaimfill [-n ENTRIES] [-t hash|lru] [-m high|max] [-s SLACK_KB]
+ *
+ * -m high: memory.high a little above what the cgroup uses before the fill: the fill
+ *          goes on with reclaim and throttling, no update may fail.
+ * -m max:  memory.max a little above it: the map cannot get what it needs, updates
+ *          must fail with ENOMEM (after reclaim, without the OOM killer), and the fill
+ *          stops after 200 failures in a row.
+ * A syscall update that sleeps in reclaim with bpf_prog_active raised (series patch
+ * 8 before its v2) makes the kprobe skip the sibling's calls: counted + misses then
+ * still equals the calls, but misses is not 0.
+ *
+ * Prints one line of "key value" pairs:
+ *   reclaimfill TYPE MODE entries N ok N enomem N other N elements N keys N bad N
+ *   calls N counted N misses N ev_high N ev_max N oom_kill N alloc_failures N
+ * elements: fdinfo; keys: what an iteration finds; bad: keys reported written that
+ * cannot be read back with their value; calls: the sibling's getpgid calls; counted:
+ * the kprobe's count; misses: the program's recursion_misses; ev_*: memory.events of
+ * the cgroup.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+#define WL_BPF_ITER
+#include "wl-util.h"
+#include "reclaimfill.skel.h"
+
+#define MAGIC	0x5eed5eedULL
+#define MAX_FAIL_RUN	200
+
+struct val {
+	__u64 v[8];
+};
+
+struct shared {
+	volatile int stop;
+	volatile int running;
+	volatile long calls;
+};
+
+static int write_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY), ret = 0;
+
+	if (fd < 0)
+		return -1;
+	if (write(fd, s, strlen(s)) != (ssize_t)strlen(s))
+		ret = -1;
+	close(fd);
+	return ret;
+}
+
+static void pin_cpu0(void)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(0, &set);
+	if (sched_setaffinity(0, sizeof(set), &set))
+		perror("reclaimfill: sched_setaffinity");
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: reclaimfill [-n ENTRIES] [-t hash|lru] [-m high|max] [-s SLACK_KB]\n");
+}
+
+int main(int argc, char **argv)
+{
+	long ok = 0, enomem = 0, other = 0, run = 0, bad = 0, slack_kb = 256;
+	const char *tname = "hash", *mode = "high";
+	struct bpf_prog_info info = {};
+	__u32 info_len = sizeof(info);
+	struct reclaimfill_bpf *skel;
+	char cg[128], path[192], num[32];
+	int c, entries = 50000, fd, i;
+	enum bpf_map_type type;
+	struct shared *sh;
+	struct val *vals;
+	__u32 *keys;
+	long long cur;
+	pid_t pid;
+
+	while ((c = getopt(argc, argv, "n:t:m:s:h")) != -1) {
+		switch (c) {
+		case 'n': entries = atoi(optarg); break;
+		case 't': tname = optarg; break;
+		case 'm': mode = optarg; break;
+		case 's': slack_kb = atol(optarg); break;
+		case 'h': usage(); return 0;
+		default: usage(); return 2;
+		}
+	}
+	if (entries < 1 || slack_kb < 0 || (strcmp(mode, "high") && strcmp(mode, "max")) ||
+	    (strcmp(tname, "hash") && strcmp(tname, "lru"))) {
+		usage();
+		return 2;
+	}
+	type = strcmp(tname, "lru") ? BPF_MAP_TYPE_HASH : BPF_MAP_TYPE_LRU_HASH;
+
+	/* everything user space touches during the fill is faulted in before it
+	 * joins the cgroup: at memory.max a page fault would meet the OOM killer
+	 */
+	keys = calloc(entries, sizeof(*keys));
+	vals = calloc(entries, sizeof(*vals));
+	sh = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (!keys || !vals || sh == MAP_FAILED) {
+		fprintf(stderr, "reclaimfill: out of memory\n");
+		return 1;
+	}
+	for (i = 0; i < entries; i++) {
+		keys[i] = i * 2654435761u;
+		vals[i].v[0] = keys[i] ^ 0xabcdefULL;
+		vals[i].v[7] = i;
+	}
+	memset(sh, 0, 4096);
+
+	skel = reclaimfill_bpf__open();
+	if (!skel) {
+		fprintf(stderr, "reclaimfill: cannot open the BPF skeleton\n");
+		return 1;
+	}
+	skel->rodata->magic = MAGIC;
+	if (reclaimfill_bpf__load(skel) || reclaimfill_bpf__attach(skel)) {
+		fprintf(stderr, "reclaimfill: cannot load/attach the kprobe: %s\n", strerror(errno));
+		return 1;
+	}
+
+	pin_cpu0();
+	pid = fork();
+	if (pid < 0) {
+		perror("reclaimfill: fork");
+		return 1;
+	}
+	if (!pid) {	/* the sibling: same CPU, root cgroup */
+		long n = 0;
+
+		sh->running = 1;
+		while (!sh->stop) {
+			syscall(SYS_getpgid, (pid_t)MAGIC);
+			n++;
+		}
+		sh->calls = n;
+		_exit(0);
+	}
+	while (!sh->running)
+		sched_yield();
+
+	snprintf(cg, sizeof(cg), "/sys/fs/cgroup/bpfmem-reclaimfill-%d", getpid());
+	if (mkdir(cg, 0755) && errno != EEXIST) {
+		fprintf(stderr, "reclaimfill: mkdir %s: %s\n", cg, strerror(errno));
+		goto fail_child;
+	}
+	snprintf(path, sizeof(path), "%s/cgroup.procs", cg);
+	snprintf(num, sizeof(num), "%d", getpid());
+	if (write_file(path, num)) {
+		fprintf(stderr, "reclaimfill: cannot join %s: %s\n", cg, strerror(errno));
+		goto fail_child;
+	}
+	snprintf(wl_cgdir, sizeof(wl_cgdir), "%s", cg);
+	{
+		LIBBPF_OPTS(bpf_map_create_opts, mopts, .map_flags = BPF_F_NO_PREALLOC);
+
+		/* LRU: room for twice the keys, so that nothing is evicted */
+		fd = bpf_map_create(type, "reclaimfill", sizeof(__u32), sizeof(struct val),
+				    type == BPF_MAP_TYPE_LRU_HASH ? 2 * entries : entries, &mopts);
+	}
+	if (fd < 0) {
+		fprintf(stderr, "reclaimfill: cannot create a %s map with BPF_F_NO_PREALLOC: %s\n",
+			tname, strerror(errno));
+		goto fail_cg;
+	}
+	printf("# reclaimfill: %s map, %d entries, memory.%s = memory.current + %ld KiB\n",
+	       tname, entries, mode, slack_kb);
+	fflush(stdout);
+
+	cur = wl_cg_read("memory.current", NULL);
+	snprintf(path, sizeof(path), "%s/memory.%s", cg, mode);
+	snprintf(num, sizeof(num), "%lld", cur + slack_kb * 1024);
+	if (cur < 0 || write_file(path, num)) {
+		fprintf(stderr, "reclaimfill: cannot set %s: %s\n", path, strerror(errno));
+		goto fail_cg;
+	}
+
+	for (i = 0; i < entries && run < MAX_FAIL_RUN; i++) {
+		if (!bpf_map_update_elem(fd, &keys[i], &vals[i], BPF_NOEXIST)) {
+			ok++;
+			run = 0;
+			continue;
+		}
+		keys[i] = ~0u;	/* not written */
+		if (errno == ENOMEM)
+			enomem++;
+		else
+			other++;
+		run++;
+	}
+	for (; i < entries; i++)
+		keys[i] = ~0u;
+	write_file(path, "max");
+
+	sh->stop = 1;
+	waitpid(pid, NULL, 0);
+
+	for (i = 0; i < entries; i++) {
+		struct val v;
+
+		if (keys[i] == ~0u)
+			continue;
+		if (bpf_map_lookup_elem(fd, &keys[i], &v) ||
+		    v.v[0] != vals[i].v[0] || v.v[7] != vals[i].v[7])
+			bad++;
+	}
+	if (bpf_prog_get_info_by_fd(bpf_program__fd(skel->progs.count_getpgid), &info,
+				    &info_len))
+		fprintf(stderr, "reclaimfill: cannot read the program's info: %s\n",
+			strerror(errno));
+
+	printf("reclaimfill %s %s entries %d ok %ld enomem %ld other %ld elements %lld keys %ld "
+	       "bad %ld calls %ld counted %llu misses %llu ev_high %lld ev_max %lld "
+	       "oom_kill %lld alloc_failures %lld\n",
+	       tname, mode, entries, ok, enomem, other, wl_fdinfo(fd, "elements"),
+	       wl_count_keys(fd), bad, sh->calls, (unsigned long long)skel->bss->calls,
+	       (unsigned long long)info.recursion_misses, wl_cg_read("memory.events", "high"),
+	       wl_cg_read("memory.events", "max"), wl_cg_read("memory.events", "oom_kill"),
+	       wl_fdinfo(fd, "alloc_failures"));
+	close(fd);
+	write_file("/sys/fs/cgroup/cgroup.procs", "0");
+	rmdir(cg);
+	reclaimfill_bpf__destroy(skel);
+	return 0;
+
+fail_cg:
+	write_file("/sys/fs/cgroup/cgroup.procs", "0");
+	rmdir(cg);
+fail_child:
+	sh->stop = 1;
+	waitpid(pid, NULL, 0);
+	return 1;
+}
