@@ -9,7 +9,10 @@
 #
 #   harness.sh [--kernel base|rt|debug|vanilla|vanilla-rt|PATH] [--smp N] [--mem MB]
 #              [--timeout S] [--log FILE] [--add HOST_PATH]... [--interactive]
-#              [--tap NAME] -- CMD [ARGS...]
+#              [--accel ACCEL] [--tap NAME] -- CMD [ARGS...]
+#
+# --accel: QEMU's -accel argument, default tcg (multi-threaded TCG, one host thread
+# per vCPU); tcg,thread=single runs all vCPUs on one host thread.
 #
 # Exit status: the command's (0..120); 121 no verdict; 122 timeout/hang;
 # 123 harness error; 125 kernel splat.
@@ -19,10 +22,10 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 CACHE=${BPFMEM_CACHE:-/var/cache/bpfmem}
 BUILDDIR=${BPFMEM_BUILDDIR:-$top/build}
-kernel=base smp=2 mem=1024 timeout=600 log="" interactive=0 tap=""
+kernel=base smp=2 mem=1024 timeout=600 log="" interactive=0 tap="" accel=tcg
 adds=()
 
-usage() { sed -n '3,15p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '3,19p' "$0" | sed 's/^# \{0,1\}//'; }
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) kernel=$2; shift 2 ;;
@@ -31,6 +34,7 @@ while [ $# -gt 0 ]; do
 	--timeout) timeout=$2; shift 2 ;;
 	--log) log=$2; shift 2 ;;
 	--add) adds+=("$2"); shift 2 ;;
+	--accel) accel=$2; shift 2 ;;
 	--interactive) interactive=1; shift ;;
 	--tap) tap=$2; shift 2 ;;
 	-h|--help) usage; exit 0 ;;
@@ -107,7 +111,7 @@ fi
 [ -n "$log" ] || log=$CACHE/logs/guest-$(date +%Y%m%d-%H%M%S)-$$.log
 mkdir -p "$(dirname "$log")"
 append="console=ttyS0 panic=-1 quiet loglevel=4 rcupdate.rcu_cpu_stall_timeout=60 hung_task_timeout_secs=120"
-qemu=(qemu-system-x86_64 -accel tcg -machine q35 -cpu max -smp "$smp" -m "$mem"
+qemu=(qemu-system-x86_64 -accel "$accel" -machine q35 -cpu max -smp "$smp" -m "$mem"
 	-kernel "$bz" -initrd "$work/initramfs.cpio" -append "$append"
 	-nographic -no-reboot -nic none
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04)

@@ -33,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -43,7 +44,7 @@
 #include "wl-util.h"
 #include "reclaimfill.skel.h"
 
-#define MAGIC	0x5eed5eedULL
+#define MAGIC	0x5eed0000u	/* | our pid & 0xffff: a stray sibling is not counted */
 #define MAX_FAIL_RUN	200
 
 struct val {
@@ -78,6 +79,16 @@ static void pin_cpu0(void)
 		perror("reclaimfill: sched_setaffinity");
 }
 
+/* fault in the stack the fill may use, while still charged to the parent cgroup */
+static void __attribute__((noinline)) touch_stack(void)
+{
+	volatile char buf[256 * 1024];
+	size_t i;
+
+	for (i = 0; i < sizeof(buf); i += 4096)
+		buf[i] = 1;
+}
+
 static void usage(void)
 {
 	fprintf(stderr, "usage: reclaimfill [-n ENTRIES] [-t hash|lru] [-m high|max] [-s SLACK_KB]\n");
@@ -95,6 +106,8 @@ int main(int argc, char **argv)
 	enum bpf_map_type type;
 	struct shared *sh;
 	struct val *vals;
+	__u32 magic;
+	int lim;
 	__u32 *keys;
 	long long cur;
 	pid_t pid;
@@ -138,7 +151,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "reclaimfill: cannot open the BPF skeleton\n");
 		return 1;
 	}
-	skel->rodata->magic = MAGIC;
+	magic = MAGIC | (getpid() & 0xffff);
+	skel->rodata->magic = magic;
 	if (reclaimfill_bpf__load(skel) || reclaimfill_bpf__attach(skel)) {
 		fprintf(stderr, "reclaimfill: cannot load/attach the kprobe: %s\n", strerror(errno));
 		return 1;
@@ -153,9 +167,10 @@ int main(int argc, char **argv)
 	if (!pid) {	/* the sibling: same CPU, root cgroup */
 		long n = 0;
 
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		sh->running = 1;
 		while (!sh->stop) {
-			syscall(SYS_getpgid, (pid_t)MAGIC);
+			syscall(SYS_getpgid, (pid_t)magic);
 			n++;
 		}
 		sh->calls = n;
@@ -163,6 +178,15 @@ int main(int argc, char **argv)
 	}
 	while (!sh->running)
 		sched_yield();
+
+	/* no page fault of ours may meet memory.max (the OOM killer): everything
+	 * is faulted in and locked before we join the cgroup
+	 */
+	touch_stack();
+	printf("# reclaimfill: pid %d, magic %#x\n", getpid(), magic);
+	fflush(stdout);
+	if (mlockall(MCL_CURRENT | MCL_FUTURE))
+		perror("reclaimfill: mlockall");
 
 	snprintf(cg, sizeof(cg), "/sys/fs/cgroup/bpfmem-reclaimfill-%d", getpid());
 	if (mkdir(cg, 0755) && errno != EEXIST) {
@@ -192,10 +216,14 @@ int main(int argc, char **argv)
 	       tname, entries, mode, slack_kb);
 	fflush(stdout);
 
-	cur = wl_cg_read("memory.current", NULL);
+	/* the limit is lifted through the fd that set it: at memory.max, even
+	 * opening a file (struct file is charged) would meet the OOM killer
+	 */
 	snprintf(path, sizeof(path), "%s/memory.%s", cg, mode);
+	lim = open(path, O_WRONLY);
+	cur = wl_cg_read("memory.current", NULL);
 	snprintf(num, sizeof(num), "%lld", cur + slack_kb * 1024);
-	if (cur < 0 || write_file(path, num)) {
+	if (lim < 0 || cur < 0 || pwrite(lim, num, strlen(num), 0) != (ssize_t)strlen(num)) {
 		fprintf(stderr, "reclaimfill: cannot set %s: %s\n", path, strerror(errno));
 		goto fail_cg;
 	}
@@ -215,7 +243,9 @@ int main(int argc, char **argv)
 	}
 	for (; i < entries; i++)
 		keys[i] = ~0u;
-	write_file(path, "max");
+	if (pwrite(lim, "max", 3, 0) != 3)
+		fprintf(stderr, "reclaimfill: cannot lift %s: %s\n", path, strerror(errno));
+	close(lim);
 
 	sh->stop = 1;
 	waitpid(pid, NULL, 0);
@@ -229,7 +259,7 @@ int main(int argc, char **argv)
 		    v.v[0] != vals[i].v[0] || v.v[7] != vals[i].v[7])
 			bad++;
 	}
-	if (bpf_prog_get_info_by_fd(bpf_program__fd(skel->progs.count_getpgid), &info,
+	if (bpf_obj_get_info_by_fd(bpf_program__fd(skel->progs.count_getpgid), &info,
 				    &info_len))
 		fprintf(stderr, "reclaimfill: cannot read the program's info: %s\n",
 			strerror(errno));
