@@ -11,8 +11,12 @@
 #              [--timeout S] [--log FILE] [--add HOST_PATH]... [--interactive]
 #              [--accel ACCEL] [--tap NAME] -- CMD [ARGS...]
 #
-# --accel: QEMU's -accel argument, default tcg (multi-threaded TCG, one host thread
-# per vCPU); tcg,thread=single runs all vCPUs on one host thread.
+# --accel: QEMU's -accel argument. Default tcg,thread=single: all vCPUs on one host
+# thread. Multi-threaded TCG (--accel tcg, one host thread per vCPU) runs stale
+# translated code after another vCPU live-patches kernel text: attaching fentry to
+# x64_sys_call while a second vCPU makes syscalls Oopses on an int3 that is no longer
+# in memory within seconds (workload attachloop; README "Guest harness"). Benchmarks
+# that want parallel vCPUs pass --accel tcg and attach before their load starts.
 #
 # Exit status: the command's (0..120); 121 no verdict; 122 timeout/hang;
 # 123 harness error; 125 kernel splat.
@@ -22,7 +26,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 CACHE=${BPFMEM_CACHE:-/var/cache/bpfmem}
 BUILDDIR=${BPFMEM_BUILDDIR:-$top/build}
-kernel=base smp=2 mem=1024 timeout=600 log="" interactive=0 tap="" accel=tcg
+kernel=base smp=2 mem=1024 timeout=600 log="" interactive=0 tap="" accel=tcg,thread=single
 adds=()
 
 usage() { sed -n '3,19p' "$0" | sed 's/^# \{0,1\}//'; }

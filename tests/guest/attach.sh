@@ -1,0 +1,24 @@
+# SPDX-License-Identifier: GPL-2.0
+# Live patching of kernel text while other vCPUs run it: attachloop attaches and
+# detaches an fentry program on x64_sys_call ROUNDS times while a task on every
+# other CPU makes syscalls. Each attach/detach goes through text_poke_bp(). Under
+# multi-threaded TCG this Oopses within seconds (int3 at x64_sys_call+0x1 with the
+# original NOP back in memory: a stale translation); the harness runs single-threaded
+# TCG, where it must pass (and the kernel's dmesg scan must stay clean).
+# usage: attach.sh FLAVOR [ROUNDS]
+. /tests/lib.sh
+flavor=${1:-base}
+rounds=${2:-200}
+[ "$flavor" = debug ] && rounds=50
+cpus=$(grep -c ^processor /proc/cpuinfo)
+echo "# kernel $(uname -r), $cpus CPUs"
+[ "$cpus" -ge 2 ]
+ok $? "at least 2 CPUs ($cpus): one patches while the others run the code"
+attachloop -n "$rounds" >/tmp/al.out 2>&1
+ok $? "attachloop: $rounds attach/detach rounds on x64_sys_call"
+sed 's/^/#   /' /tmp/al.out
+r=$(kv /tmp/al.out rounds attachloop) hits=$(kv /tmp/al.out hits attachloop)
+sc=$(kv /tmp/al.out syscalls attachloop)
+[ "$r" = "$rounds" ] && [ "${hits:-0}" -ge "$rounds" ] && [ "${sc:-0}" -gt 0 ]
+ok $? "every round attached and ran ($r rounds, $hits program runs, $sc syscalls on the other CPUs)"
+done_testing
