@@ -115,4 +115,34 @@ for fill in bpf user; do
 	[ -n "$e" ] && [ -n "$q" ] && [ "$e" -le $max ] && [ "$e" -ge $lo ] && [ "$q" -ge $lo ]
 	ok $? "savings --lru, $fill fill to $max keys: dynamic keeps $e elements, preallocated $q (both >= $lo)"
 done
+
+# --- lazy LRU from every CPU at once (credits taken, returned and stolen) -----------
+# lruchurn: one pinned thread per CPU updates/deletes random keys of a map with
+# BPF_F_NO_PREALLOC while lru_nodes is sampled; then everything is deleted and each
+# thread refills its share of max_entries distinct keys
+cmax=4096 csecs=5
+[ "$flavor" = debug ] && csecs=3
+for m in common percpu; do
+	arg=""
+	[ $m = percpu ] && arg=-N
+	lruchurn -e $cmax -s $csecs $arg >/tmp/lc.$m 2>&1
+	ok $? "lruchurn $m: exits 0"
+	sed 's/^/#   /' /tmp/lc.$m
+	c() { kv /tmp/lc.$m "$2" lruchurn $m "$1"; }
+	[ "$(c churn other)" = 0 ] && [ "$(c churn enomem)" = 0 ] && [ "$(c churn ops)" -gt 0 ]
+	ok $? "lruchurn $m: $(c churn ops) concurrent ops on $(c churn cpus) CPUs, $(c churn enomem) ENOMEM, $(c churn other) other failures"
+	[ "$(c churn max_lru_nodes)" -le $cmax ] && [ "$(c churn samples)" -gt 10 ]
+	ok $? "lruchurn $m: lru_nodes never above max_entries ($(c churn max_lru_nodes) <= $cmax, $(c churn samples) samples)"
+	[ "$(c empty elements)" = 0 ] && [ "$(c empty keys)" = 0 ] && [ "$(c empty lru_nodes)" -le $cmax ]
+	ok $? "lruchurn $m: all deleted: elements $(c empty elements), keys $(c empty keys), lru_nodes $(c empty lru_nodes) <= $cmax"
+	el=$(c refill elements) keys=$(c refill keys)
+	# per-CPU lists: each CPU gets back exactly its max_entries / CPUs credits, so its
+	# share fits without an eviction; common LRU: a CPU may evict while up to a batch
+	# of 128 free credits per CPU sit in other CPUs' local lists (as preallocated)
+	lo=$cmax
+	[ $m = common ] && lo=$((cmax - 128 * ncpus))
+	[ "$(c refill enomem)" = 0 ] && [ "$(c refill other)" = 0 ] && [ "$el" = "$keys" ] &&
+		[ "$el" -le $cmax ] && [ "$el" -ge $lo ] && [ "$(c refill lru_nodes)" -le $cmax ]
+	ok $? "lruchurn $m: refill of $cmax keys keeps $el ($keys by iteration, >= $lo), lru_nodes $(c refill lru_nodes), $(c refill enomem) ENOMEM"
+done
 done_testing
