@@ -11,7 +11,10 @@
  *   udp_sendmsg, udpv6_sendmsg         udpv6_sendmsg hands IPv4-mapped destinations
  *                                      to udp_sendmsg: AF_INET6 sockets are counted
  *                                      in udpv6_sendmsg only, never twice
- *   udp_recvmsg, udpv6_recvmsg         udpv6_recvmsg handles v4-mapped itself
+ *   skb_consume_udp                    the end of every UDP read (udp_recvmsg and
+ *                                      udpv6_recvmsg, IPv4 and IPv6): the datagram
+ *                                      (its source is the peer, whether or not the
+ *                                      reader asked for it) and the bytes returned
  *   MSG_PEEK reads are not counted.
  *  packets, at the IP layer, with GSO/GRO super-packets counted as their segments:
  *   ip_output, ip6_output              every locally sent unicast IPv4/IPv6 packet
@@ -43,8 +46,9 @@
  * flight at start is not counted.
  *
  * UDP flows: local address/port from the socket (a wildcard-bound socket shows
- * 0.0.0.0 or ::), remote from the datagram (msg_name on send/recv, IP/UDP header on
- * the packet paths), else the connected peer.
+ * 0.0.0.0 or ::), remote from the datagram (msg_name on send, else the connected
+ * peer; the IP/UDP headers on the packet paths and on reads), so a datagram's bytes
+ * and packets land on the same flow, owned by the process that read it.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -219,7 +223,7 @@ static __always_inline void set_v4(__u8 *dst, __u8 family, __u32 addr)
 	}
 }
 
-/* UDP: the peer of this datagram, from the sockaddr of sendmsg/recvmsg. */
+/* UDP: the destination of this datagram, from the sockaddr of sendmsg. */
 static __always_inline void msg_peer(struct flow_key *k, struct msghdr *msg)
 {
 	void *name = BPF_CORE_READ(msg, msg_name);
@@ -332,18 +336,32 @@ static __always_inline void on_tcp_msg(struct sock *sk, int ret, bool tx, int fl
 	account(&k, sk, tx ? ret : 0, tx ? 0 : ret, 0, 0, true);
 }
 
-static __always_inline void on_udp_msg(struct sock *sk, struct msghdr *msg, int ret, bool tx,
-				       int flags, bool v4_entry)
+static __always_inline void on_udp_send(struct sock *sk, struct msghdr *msg, int ret,
+					bool v4_entry)
 {
 	struct flow_key k;
 
-	if (ret <= 0 || (!tx && (flags & MSG_PEEK)) || !sk_key(sk, &k, false))
+	if (ret <= 0 || !sk_key(sk, &k, false))
 		return;
 	/* udp_sendmsg on an AF_INET6 socket: called by udpv6_sendmsg, counted there */
-	if (v4_entry && tx && k.family != AF_INET)
+	if (v4_entry && k.family != AF_INET)
 		return;
 	msg_peer(&k, msg);
-	account(&k, sk, tx ? ret : 0, tx ? 0 : ret, 0, 0, true);
+	account(&k, sk, ret, 0, 0, 0, true);
+}
+
+/* A read of one datagram: @len is what recvmsg returns, negative when peeking. Not
+ * from recvmsg's msg_name: a reader that does not ask for the peer (recv(), read())
+ * has none, and the bytes would land apart from the datagram's packets.
+ */
+static __always_inline void on_udp_read(struct sock *sk, struct sk_buff *skb, int len)
+{
+	struct flow_key k;
+
+	if (len <= 0 || !sk || !sk_key(sk, &k, false))
+		return;
+	skb_peer(&k, skb, true);
+	account(&k, sk, 0, len, 0, 0, true);
 }
 
 static __always_inline void on_ip_out(struct sock *sk, struct sk_buff *skb)
@@ -468,30 +486,21 @@ int BPF_PROG(fx_tcp_recvmsg, struct sock *sk, struct msghdr *msg, size_t len, in
 SEC("fexit/udp_sendmsg")
 int BPF_PROG(fx_udp_sendmsg, struct sock *sk, struct msghdr *msg, size_t len, int ret)
 {
-	on_udp_msg(sk, msg, ret, true, 0, true);
+	on_udp_send(sk, msg, ret, true);
 	return 0;
 }
 
 SEC("fexit/udpv6_sendmsg")
 int BPF_PROG(fx_udpv6_sendmsg, struct sock *sk, struct msghdr *msg, size_t len, int ret)
 {
-	on_udp_msg(sk, msg, ret, true, 0, false);
+	on_udp_send(sk, msg, ret, false);
 	return 0;
 }
 
-SEC("fexit/udp_recvmsg")
-int BPF_PROG(fx_udp_recvmsg, struct sock *sk, struct msghdr *msg, size_t len, int flags,
-	     int *addr_len, int ret)
+SEC("fentry/skb_consume_udp")
+int BPF_PROG(fe_skb_consume_udp, struct sock *sk, struct sk_buff *skb, int len)
 {
-	on_udp_msg(sk, msg, ret, false, flags, true);
-	return 0;
-}
-
-SEC("fexit/udpv6_recvmsg")
-int BPF_PROG(fx_udpv6_recvmsg, struct sock *sk, struct msghdr *msg, size_t len, int flags,
-	     int *addr_len, int ret)
-{
-	on_udp_msg(sk, msg, ret, false, flags, false);
+	on_udp_read(sk, skb, len);
 	return 0;
 }
 
@@ -591,10 +600,15 @@ int BPF_KRETPROBE(krp_##fn, int ret)							\
 
 KPROBE_PAIR(tcp_sendmsg, 0, on_tcp_msg(a->sk, ret, true, 0))
 KPROBE_PAIR(tcp_recvmsg, flags, on_tcp_msg(a->sk, ret, false, a->flags))
-KPROBE_PAIR(udp_sendmsg, 0, on_udp_msg(a->sk, a->msg, ret, true, 0, true))
-KPROBE_PAIR(udpv6_sendmsg, 0, on_udp_msg(a->sk, a->msg, ret, true, 0, false))
-KPROBE_PAIR(udp_recvmsg, flags, on_udp_msg(a->sk, a->msg, ret, false, a->flags, true))
-KPROBE_PAIR(udpv6_recvmsg, flags, on_udp_msg(a->sk, a->msg, ret, false, a->flags, false))
+KPROBE_PAIR(udp_sendmsg, 0, on_udp_send(a->sk, a->msg, ret, true))
+KPROBE_PAIR(udpv6_sendmsg, 0, on_udp_send(a->sk, a->msg, ret, false))
+
+SEC("kprobe/skb_consume_udp")
+int BPF_KPROBE(kp_skb_consume_udp, struct sock *sk, struct sk_buff *skb, int len)
+{
+	on_udp_read(sk, skb, len);
+	return 0;
+}
 
 SEC("kprobe/ip_output")
 int BPF_KPROBE(kp_ip_output, struct net *net, struct sock *sk, struct sk_buff *skb)

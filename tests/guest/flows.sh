@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # bpfmem flows in the guest: exact per-flow payload bytes against flowgen's known
 # traffic (loopback IPv4/IPv6, veth between two network namespaces), plausible packet
-# counts, closed-flow records and an empty map afterwards, churn, map-full and
-# ring-buffer-full reporting, kprobe mode, filters, tcptop side by side, JSON, errors.
+# counts, closed-flow records and an empty map afterwards, unconnected UDP receivers
+# (one row per peer), churn, map-full and ring-buffer-full reporting, kprobe mode,
+# filters, tcptop side by side, JSON, errors.
 # usage: flows.sh FLAVOR   (needs --add /bin/ip --add /usr/sbin/tcptop)
 . /tests/lib.sh
 flavor=${1:-base}
@@ -11,6 +12,7 @@ NCONN=10
 NDGRAM=1000
 DGRAM=512
 CHURN=${FLOWS_CHURN:-10000}	# TCG does ~200-400 conn/s: ~40 s
+OW_N=1000 OW_SIZE=1234		# udp-oneway datagrams
 echo "# kernel $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs"
 [ "$flavor" = debug ] && CHURN=1000 && NCONN=4	# KASAN+lockdep: scaled down
 
@@ -90,6 +92,44 @@ check_gen() {
 	return $bad
 }
 
+# check_oneway FILE GENOUT : flowgen udp-oneway (sender bound, unconnected; receiver
+# bound, unconnected, reading without asking for the peer): the sender's flow exact;
+# the receiver's socket has exactly one flow, keyed by the datagrams' source, with
+# their bytes and packets together, owned by the receiving process
+check_oneway() {
+	file=$1 gen=$2 bad=0 nflows=0
+	while read -r tag a1 a2 a3 a4 a5 a6 a7; do
+		case $tag in
+		flow) la=$a2 lp=$a3 ra=$a4 rp=$a5 tx=$a6; continue ;;
+		receiver) rpid=$a1 ;;
+		*) continue ;;
+		esac
+		nflows=$((nflows + 1))
+		n=$((tx / OW_SIZE))
+		check_flow "$file" udp "$la" "$lp" "$ra" "$rp" "$tx" 0 $n 0 $n >/dev/null || bad=1
+		awk -v la="$la" -v lp="$lp" -v ra="$ra" -v rp="$rp" -v b="$tx" -v n=$n -v pid="$rpid" \
+		    "$AWKLIB"'
+		/"type":"closed"/ && g("laddr") == ra && g("lport") == rp {
+			k++
+			row = sprintf("raddr %s rport %s pid %s tx %s/%s rx %s/%s", g("raddr"), g("rport"),
+			    g("pid"), g("tx_bytes"), g("tx_packets"), g("rx_bytes"), g("rx_packets"))
+			rows = rows "\n#   " row
+			good = g("raddr") == la && g("rport") == lp && g("pid") == pid &&
+			    g("rx_bytes") == b && g("rx_packets") == n && g("tx_bytes") == 0 &&
+			    g("tx_packets") == 0
+		}
+		END {
+			if (k == 1 && good)
+				exit 0
+			printf "# receiver %s:%s (pid %s, %d x from %s:%s): %d rows, expected 1 with rx %s/%s%s\n",
+			    ra, rp, pid, n, la, lp, k, b, n, rows
+			exit 1
+		}' "$file" || bad=1
+	done <"$gen"
+	[ "$nflows" -gt 0 ] || { echo "# no flows from flowgen udp-oneway"; bad=1; }
+	return $bad
+}
+
 last_interval() {	# last_interval FILE KEY
 	grep '"type":"interval"' "$1" | tail -n1 | awk "$AWKLIB"' { print g("'"$2"'") }'
 }
@@ -158,6 +198,19 @@ printf '{"a":1,}\n' | flowgen json >/dev/null 2>&1; [ $? != 0 ]; ok $? "the JSON
 grep -q '"laddr":"::1"' /tmp/lo.json; ok $? "IPv6 addresses in compressed form (::1)"
 grep -q '"family":"ipv6","proto":"udp","laddr":"::ffff:127.0.0.1"' /tmp/lo.json
 ok $? "v4-mapped IPv6 sockets: one flow each (checked exact above: no double counting)"
+
+# ---- unconnected UDP receivers: a datagram's bytes and packets on one flow ----
+start_flows /tmp/ow.json -j --closed -i 1
+{
+	flowgen udp-oneway ::1 5010 $OW_N $OW_SIZE &&
+	flowgen udp-oneway 127.0.0.1 5011 $OW_N $OW_SIZE &&
+	flowgen udp-oneway ::ffff:127.0.0.1 5012 100 $OW_SIZE
+} >/tmp/ow.gen
+ok $? "flowgen udp-oneway: $OW_N x $OW_SIZE B to unconnected receivers (recv/read), v6, v4, v4-mapped"
+sleep 1.5
+stop_flows
+check_oneway /tmp/ow.json /tmp/ow.gen
+ok $? "unconnected UDP receivers: one flow per peer with bytes and packets, owned by the receiver"
 
 # ---- veth between two network namespaces ----
 # iproute2 (--add /bin/ip), by path: busybox sh runs its own applets before $PATH

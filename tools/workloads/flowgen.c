@@ -12,8 +12,14 @@
  *                                              server (recvfrom/sendto) echoes each one
  *   flowgen udp-server ADDR PORT NDGRAM SIZE [READYFILE]
  *   flowgen udp-client ADDR PORT NDGRAM SIZE
- *   flowgen churn ADDR PORT N [CONC]           N short TCP connections (1 byte each
- *                                              way), CONC at a time (default 1)
+ *   flowgen udp-oneway ADDR PORT NDGRAM SIZE   a sender bound to ADDR (unconnected,
+ *                                              sendto) to a bound, unconnected receiver
+ *                                              that reads with recv() and read() (no
+ *                                              peer address asked); also prints
+ *                                              "receiver PID"
+ *   flowgen churn ADDR PORT N [CONC [HOLD_MS]] N short TCP connections (1 byte each
+ *                                              way), CONC at a time (default 1), each
+ *                                              held open HOLD_MS after its echo
  *   flowgen bulk ADDR PORT SECONDS             one TCP connection, send for SECONDS,
  *                                              prints "bulk MBPS MB/s"
  *   flowgen rate ADDR PORT SECONDS             short connections for SECONDS, prints
@@ -320,8 +326,83 @@ static int wait_child(pid_t pid)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 1;
 }
 
-/* Short connections: the server accepts and echoes one byte; @secs > 0: for that long. */
-static int churn(const struct addr *a, long n, long conc, double secs, bool quiet)
+/*
+ * Datagrams one way to a bound, unconnected receiver that never asks for the peer's
+ * address (recv() and read() alternately). A pipe paces the sender, one token per
+ * datagram read, so none is lost to a full receive queue. The sender is bound to
+ * ADDR (port 0): its flow and the receiver's are mirrors.
+ */
+static int udp_oneway(const struct addr *a, long n, long size)
+{
+	int rfd = listener(a, SOCK_DGRAM, NULL), sfd, tok[2], rc = 0;
+	struct sockaddr_storage l;
+	socklen_t ll = sizeof(l);
+	struct addr src = *a;
+	char la[64], ra[64];
+	unsigned lp, rp;
+	pid_t rcv;
+	long i;
+
+	if (pipe(tok))
+		die("pipe");
+	rcv = fork();
+	if (rcv < 0)
+		die("fork");
+	if (rcv == 0) {
+		close(tok[0]);
+		for (i = 0; i < n; i++) {
+			ssize_t r = i & 1 ? read(rfd, buf, sizeof(buf)) :
+					    recv(rfd, buf, sizeof(buf), 0);
+
+			if (r < 0)
+				die("udp receiver read");
+			if (r != size) {
+				fprintf(stderr, "flowgen: udp receiver got %zd bytes, expected %ld\n",
+					r, size);
+				_exit(1);
+			}
+			if (write(tok[1], "", 1) != 1)
+				die("token write");
+		}
+		_exit(0);
+	}
+	close(rfd);
+	close(tok[1]);
+	sfd = socket(a->family, SOCK_DGRAM, 0);
+	if (sfd < 0)
+		die("socket");
+	if (a->family == AF_INET)
+		((struct sockaddr_in *)&src.ss)->sin_port = 0;
+	else
+		((struct sockaddr_in6 *)&src.ss)->sin6_port = 0;
+	if (bind(sfd, (const void *)&src.ss, src.len))
+		die("bind");
+	for (i = 0; i < n; i++) {
+		char c;
+
+		if (sendto(sfd, buf, size, 0, (const void *)&a->ss, a->len) != size)
+			die("sendto");
+		if (read(tok[0], &c, 1) != 1) {
+			fprintf(stderr, "flowgen: udp receiver ended after %ld datagrams\n", i);
+			rc = 1;
+			break;
+		}
+	}
+	if (getsockname(sfd, (void *)&l, &ll))
+		die("getsockname");
+	fmt(&l, la, sizeof(la), &lp);
+	fmt(&a->ss, ra, sizeof(ra), &rp);
+	printf("flow udp %s %u %s %u %ld 0\nreceiver %d\n", la, lp, ra, rp, i * size, (int)rcv);
+	fflush(stdout);
+	close(sfd);
+	close(tok[0]);
+	return wait_child(rcv) || rc;
+}
+
+/* Short connections: the server accepts and echoes one byte; @secs > 0: for that long;
+ * the client keeps each batch open @hold_ms after the echoes.
+ */
+static int churn(const struct addr *a, long n, long conc, long hold_ms, double secs, bool quiet)
 {
 	int lfd = listener(a, SOCK_STREAM, NULL), *fds;
 	long done = 0, i;
@@ -355,11 +436,13 @@ static int churn(const struct addr *a, long n, long conc, double secs, bool quie
 			fds[i] = connect_to(a);
 			write_all(fds[i], 1);
 		}
-		for (i = 0; i < batch; i++) {
+		for (i = 0; i < batch; i++)
 			if (read(fds[i], buf, 1) != 1)
 				die("churn read");
+		if (hold_ms)
+			usleep(hold_ms * 1000);
+		for (i = 0; i < batch; i++)
 			close(fds[i]);
-		}
 		done += batch;
 	}
 	kill(srv, SIGKILL);
@@ -560,7 +643,7 @@ int main(int argc, char **argv)
 		return json_check(argc > 2 ? argv[2] : NULL);
 	if (argc < 5) {
 		fprintf(stderr, "usage: flowgen tcp|tcp-server|tcp-client|udp|udp-server|udp-client|"
-			"churn|bulk|rate ADDR PORT ... | flowgen json [FILE] (see the source)\n");
+			"udp-oneway|churn|bulk|rate ADDR PORT ... | flowgen json [FILE] (see the source)\n");
 		return 2;
 	}
 	parse_addr(argv[2], num(argv[3]), &a);
@@ -599,10 +682,13 @@ int main(int argc, char **argv)
 		return udp_server(&a, num(argv[4]), num(argv[5]), argc > 6 ? argv[6] : NULL);
 	if (!strcmp(cmd, "udp-client") && argc >= 6)
 		return udp_client(&a, num(argv[4]), num(argv[5]));
+	if (!strcmp(cmd, "udp-oneway") && argc >= 6)
+		return udp_oneway(&a, num(argv[4]), num(argv[5]));
 	if (!strcmp(cmd, "churn"))
-		return churn(&a, num(argv[4]), argc > 5 ? num(argv[5]) : 1, 0, false);
+		return churn(&a, num(argv[4]), argc > 5 ? num(argv[5]) : 1,
+			     argc > 6 ? num(argv[6]) : 0, 0, false);
 	if (!strcmp(cmd, "rate"))
-		return churn(&a, 0, 1, atof(argv[4]), true);
+		return churn(&a, 0, 1, 0, atof(argv[4]), true);
 	if (!strcmp(cmd, "bulk"))
 		return bulk(&a, atof(argv[4]));
 	fail("unknown command or missing arguments: %s", cmd);
