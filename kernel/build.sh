@@ -14,6 +14,9 @@
 # series + fragments) is unchanged is not rebuilt at all.
 set -euo pipefail
 
+# The whole script is one function, parsed before it runs: editing this file while a
+# build is under way (bash reads scripts as it goes) cannot change what that build does.
+main() {
 here=$(cd "$(dirname "$0")" && pwd)
 CACHE=${BPFMEM_CACHE:-/var/cache/bpfmem}
 TARBALL=${BPFMEM_KSRC_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
@@ -83,7 +86,9 @@ else
 	out=$kroot/vanilla/build-$flavor
 fi
 if [ "$variant" = patched ]; then
-	patches=$(ls "${BPFMEM_PATCHES_DIR:-$here/patches}"/*.patch 2>/dev/null | LC_ALL=C sort || true)
+	# 0000-cover-letter.patch describes the series and has no diff
+	patches=$(ls "${BPFMEM_PATCHES_DIR:-$here/patches}"/*.patch 2>/dev/null |
+		grep -v '/0000-cover-letter\.patch$' | LC_ALL=C sort || true)
 else
 	patches=""
 fi
@@ -169,3 +174,5 @@ fi
 echo "$key" >"$out/.bpfmem-key"
 stage "done: $out/arch/x86/boot/bzImage ($(du -h "$out/arch/x86/boot/bzImage" | cut -f1))"
 echo "$out"
+}
+main "$@"
