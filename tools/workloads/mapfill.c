@@ -6,11 +6,15 @@
  * on kernels without the bpfmem series a burst of updates empties it faster than it is
  * refilled and some fail with ENOMEM.
  *
- *   mapfill [-n ENTRIES] [-b BATCH] [-t hash|percpu] [-P]
+ *   mapfill [-n ENTRIES] [-b BATCH] [-t hash|percpu] [-P] [-F]
  *
- * -P: preallocated maps (the baseline). Prints, per method:
- *   "mapfill TYPE METHOD entries N ok N failures N enomem N elements N secs S"
- * where elements is what a full iteration of the map finds afterwards.
+ * -P: preallocated maps (the baseline). -F: once a map exists, this task asks for
+ * injected allocation failures (/proc/self/make-it-fail; failslab/fail_page_alloc
+ * with task-filter, tests/guest/faults.sh) until its updates are done.
+ * Prints, per method:
+ *   "mapfill TYPE METHOD entries N ok N failures N enomem N elements N bad N secs S"
+ * where elements is what a full iteration of the map finds afterwards and bad the
+ * keys reported written that cannot be read back with their value.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -19,6 +23,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <fcntl.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #define WL_BPF_ITER
@@ -27,6 +32,17 @@
 struct val {
 	__u64 v[8];
 };
+
+static void make_it_fail(int on)
+{
+	int fd = open("/proc/self/make-it-fail", O_WRONLY);
+
+	if (fd < 0 || write(fd, on ? "1" : "0", 1) != 1) {
+		perror("mapfill: /proc/self/make-it-fail");
+		exit(1);
+	}
+	close(fd);
+}
 
 static double now(void)
 {
@@ -41,13 +57,14 @@ int main(int argc, char **argv)
 	int c, entries = 100000, batch = 1000, ncpus = libbpf_num_possible_cpus();
 	enum bpf_map_type type = BPF_MAP_TYPE_HASH;
 	const char *tname = "hash";
-	bool prealloc = false;
+	bool prealloc = false, inject = false;
+	unsigned char *written;
 	size_t vsize;
 	__u32 *keys;
 	void *vals;
 	int m;
 
-	while ((c = getopt(argc, argv, "n:b:t:Ph")) != -1) {
+	while ((c = getopt(argc, argv, "n:b:t:PFh")) != -1) {
 		switch (c) {
 		case 'n': entries = atoi(optarg); break;
 		case 'b': batch = atoi(optarg); break;
@@ -59,8 +76,9 @@ int main(int argc, char **argv)
 				entries = -1;
 			break;
 		case 'P': prealloc = true; break;
+		case 'F': inject = true; break;
 		default:
-			fprintf(stderr, "usage: mapfill [-n ENTRIES] [-b BATCH] [-t hash|percpu] [-P]\n");
+			fprintf(stderr, "usage: mapfill [-n ENTRIES] [-b BATCH] [-t hash|percpu] [-P] [-F]\n");
 			return 2;
 		}
 	}
@@ -71,17 +89,21 @@ int main(int argc, char **argv)
 	vsize = sizeof(struct val) * (type == BPF_MAP_TYPE_PERCPU_HASH ? ncpus : 1);
 	keys = calloc(entries, sizeof(*keys));
 	vals = calloc(entries, vsize);
-	if (!keys || !vals) {
+	written = calloc(entries, 1);
+	if (!keys || !vals || !written) {
 		fprintf(stderr, "mapfill: out of memory\n");
 		return 1;
 	}
-	for (c = 0; c < entries; c++)
+	for (c = 0; c < entries; c++) {
 		keys[c] = c * 2654435761u;
+		*(__u32 *)(vals + (size_t)c * vsize) = keys[c] ^ 0x5a5a5a5a;
+	}
 
 	for (m = 0; m < 2; m++) {
 		LIBBPF_OPTS(bpf_map_create_opts, mopts,
 			    .map_flags = prealloc ? 0 : BPF_F_NO_PREALLOC);
-		long ok = 0, fail = 0, enomem = 0;
+		long ok = 0, fail = 0, enomem = 0, bad = 0;
+		void *v = malloc(vsize);
 		double t0;
 		int fd, i;
 
@@ -91,12 +113,20 @@ int main(int argc, char **argv)
 			fprintf(stderr, "mapfill: cannot create map: %s\n", strerror(errno));
 			return 1;
 		}
+		if (!v) {
+			fprintf(stderr, "mapfill: out of memory\n");
+			return 1;
+		}
+		memset(written, 0, entries);
+		if (inject)
+			make_it_fail(1);
 		t0 = now();
 		if (m == 0) {
 			for (i = 0; i < entries; i++) {
 				if (!bpf_map_update_elem(fd, &keys[i], vals + (size_t)i * vsize,
 							 BPF_NOEXIST)) {
 					ok++;
+					written[i] = 1;
 					continue;
 				}
 				fail++;
@@ -109,20 +139,34 @@ int main(int argc, char **argv)
 
 				if (!bpf_map_update_batch(fd, &keys[i], vals + (size_t)i * vsize,
 							  &n, &bopts)) {
+					memset(written + i, 1, n);
 					ok += n;
 					i += n;
 					continue;
 				}
 				/* n: how many went in before the failing one; skip that one */
+				memset(written + i, 1, n);
 				ok += n;
 				fail++;
 				enomem += errno == ENOMEM;
 				i += n + 1;
 			}
 		}
+		t0 = now() - t0;
+		if (inject)
+			make_it_fail(0);
+		for (i = 0; i < entries; i++) {
+			if (!written[i])
+				continue;
+			if (bpf_map_lookup_elem(fd, &keys[i], v) ||
+			    *(__u32 *)v != (keys[i] ^ 0x5a5a5a5a))
+				bad++;
+		}
 		printf("mapfill %s%s %s entries %d ok %ld failures %ld enomem %ld elements %ld "
-		       "secs %.2f\n", tname, prealloc ? "-prealloc" : "", m ? "batch" : "single",
-		       entries, ok, fail, enomem, wl_count_keys(fd), now() - t0);
+		       "bad %ld secs %.2f\n", tname, prealloc ? "-prealloc" : "",
+		       m ? "batch" : "single", entries, ok, fail, enomem, wl_count_keys(fd), bad, t0);
+		fflush(stdout);
+		free(v);
 		close(fd);
 	}
 	return 0;

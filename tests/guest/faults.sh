@@ -1,0 +1,101 @@
+# SPDX-License-Identifier: GPL-2.0
+# Allocation failures injected on purpose (debug kernel: CONFIG_FAILSLAB,
+# CONFIG_FAIL_PAGE_ALLOC, CONFIG_FAULT_INJECTION_DEBUG_FS, CONFIG_DEBUG_KMEMLEAK), gate
+# version: user-space updates of BPF_F_NO_PREALLOC hash and per-CPU hash maps, single
+# and batch (mapfill -F: only the updating task gets failures, task-filter), with a
+# share of its slab and page allocations failing. Checks:
+#  - failures were injected, and every one surfaced: each failed update is an ENOMEM
+#    returned to user space, nothing else;
+#  - the map is consistent: fdinfo elements = the keys an iteration finds = the updates
+#    reported successful, and each of those keys reads back with its value;
+#  - after the maps are closed, the allocator registry holds none of theirs and its
+#    cached + pending bytes return to the baseline;
+#  - a kmemleak scan finds no leak (the harness fails any splat).
+# On kernels without fault injection (base, rt) it says so and skips.
+# usage: faults.sh FLAVOR
+. /tests/lib.sh
+flavor=${1:-debug}
+D=/sys/kernel/debug
+n=4000
+echo "# kernel $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs"
+
+if [ ! -d $D/failslab ] || [ ! -d $D/fail_page_alloc ]; then
+	skip "fault injection" "kernel without CONFIG_FAILSLAB/FAIL_PAGE_ALLOC debugfs ($flavor)"
+	done_testing
+fi
+
+registry_total() {	# registry_total FIELD: of the "total:" line of the registry
+	sed -n 's/^total: .*'"$1"'=\([0-9]*\).*/\1/p' $D/bpf/mem_alloc
+}
+settle() {	# settle [ALLOCATORS]: maps and allocators are freed from work items after
+	# RCU (tasks trace) grace periods: wait until nothing is pending (and the
+	# registry is back to ALLOCATORS), 20 s at most
+	i=0
+	while [ $i -lt 80 ]; do
+		[ "$(registry_total pending_bytes)" = 0 ] &&
+			{ [ -z "$1" ] || [ "$(registry_total allocators)" = "$1" ]; } && break
+		sleep 0.25
+		i=$((i + 1))
+	done
+}
+has_kmemleak=0
+[ -f $D/kmemleak ] && has_kmemleak=1 && echo clear >$D/kmemleak
+
+settle
+base_alloc=$(registry_total allocators)
+base_cached=$(registry_total cached_bytes)
+echo "# registry before: $base_alloc allocators, cached $base_cached B"
+
+for f in failslab fail_page_alloc; do
+	echo 10 >$D/$f/probability		# percent of the calls that are checked
+	echo 1 >$D/$f/interval
+	echo -1 >$D/$f/times
+	echo 0 >$D/$f/space
+	echo 0 >$D/$f/verbose
+	echo Y >$D/$f/task-filter		# only tasks with make-it-fail set
+	echo N >$D/$f/ignore-gfp-wait	# sleeping allocations fail too
+done
+echo N >$D/fail_page_alloc/ignore-gfp-highmem
+echo 0 >$D/fail_page_alloc/min-order
+
+for t in hash percpu; do
+	cnt=$n
+	[ $t = percpu ] && cnt=$((n / 4))
+	mapfill -n $cnt -b 100 -t $t -F >/tmp/ff.$t 2>&1
+	ok $? "$t: mapfill with injected failures exits 0"
+	sed 's/^/#   /' /tmp/ff.$t
+	for m in single batch; do
+		f() { kv /tmp/ff.$t "$1" mapfill $t $m; }
+		okn=$(f ok) fail=$(f failures) enomem=$(f enomem) el=$(f elements) bad=$(f bad)
+		[ "${fail:-0}" -gt 0 ]
+		ok $? "$t $m: failures were injected ($fail of $cnt updates failed)"
+		[ "$fail" = "$enomem" ]
+		ok $? "$t $m: every failure is an ENOMEM to user space ($enomem of $fail)"
+		[ "$el" = "$okn" ] && [ "$bad" = 0 ] && [ "${okn:-0}" -gt 0 ]
+		ok $? "$t $m: consistent: $okn updates succeeded, $el keys iterated, $bad not read back"
+	done
+done
+for f in failslab fail_page_alloc; do
+	echo 0 >$D/$f/probability
+	echo N >$D/$f/task-filter
+done
+
+settle "$base_alloc"
+after_alloc=$(registry_total allocators)
+after_cached=$(registry_total cached_bytes)
+[ "$after_alloc" = "$base_alloc" ] && ! grep -q ' map_name=mapfill ' $D/bpf/mem_alloc
+ok $? "maps closed: registry back to $after_alloc allocators (before $base_alloc), none of mapfill's"
+[ "$after_cached" -le "$base_cached" ] && [ "$(registry_total pending_bytes)" = 0 ]
+ok $? "allocator cached bytes back to the baseline ($after_cached <= $base_cached), nothing pending"
+
+if [ $has_kmemleak = 1 ]; then
+	echo scan >$D/kmemleak
+	echo scan >$D/kmemleak
+	leaks=$(grep -c '^unreferenced object' $D/kmemleak)
+	[ "$leaks" = 0 ]
+	ok $? "kmemleak: $leaks unreferenced objects after two scans"
+	[ "$leaks" = 0 ] || head -n 40 $D/kmemleak | sed 's/^/#   /'
+else
+	skip "kmemleak" "kernel without CONFIG_DEBUG_KMEMLEAK"
+fi
+done_testing
