@@ -51,55 +51,17 @@
  * mode; bpfmem_memcg_* with label memcg; bpfmem_maps_* totals; bpfmem_series_present.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <ftw.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <sys/stat.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "bpfmem.h"
-#include "../bpf/maps.h"
-#include "maps.skel.h"
-
-#define MAX_OWNERS 8
-#define ITER_MAX_ENTRIES 65536
-
-struct owner {
-	pid_t pid;
-	char comm[20];
-	char cgroup[128];	/* the owner's cgroup v2 path, "" if unknown */
-};
-
-struct row {
-	struct bpf_map_info info;
-	struct bpfmem_map_info fdi;
-	bool fdi_ok;
-	long long elements;
-	const char *elem_src;
-	const char *mode;
-	int n_owners;
-	struct owner owners[MAX_OWNERS];
-	char memcg[256];
-	const char *memcg_src;
-};
-
-struct memcg {
-	char path[256];
-	long long current, kernel, percpu, slab, vmalloc;
-};
-
-struct iter_rec_set {
-	struct maps_rec *r;
-	size_t n;
-};
+#include "mapscan.h"
 
 enum sort_key { S_ID, S_NAME, S_TYPE, S_MEMLOCK, S_ELEMENTS, S_CACHED, S_PENDING, S_MAX_ENTRIES };
 
@@ -112,9 +74,6 @@ static struct {
 	double interval;
 	long count;
 } env = { .id = -1 };
-
-static struct maps_bpf *skel;
-static struct bpf_link *iter_link;
 
 static void usage(FILE *f)
 {
@@ -143,364 +102,12 @@ static void usage(FILE *f)
 		"  -h, --help         this help\n"
 		"Elements: fdinfo (series), kfunc (bpf_map_sum_elem_count, hash maps), array\n"
 		"(= max_entries), iterated (keys counted, maps up to %d entries), else n/a.\n",
-		ITER_MAX_ENTRIES);
-}
-
-static bool is_array_type(int t)
-{
-	switch (t) {
-	case BPF_MAP_TYPE_ARRAY:
-	case BPF_MAP_TYPE_PERCPU_ARRAY:
-	case BPF_MAP_TYPE_PROG_ARRAY:
-	case BPF_MAP_TYPE_PERF_EVENT_ARRAY:
-	case BPF_MAP_TYPE_CGROUP_ARRAY:
-	case BPF_MAP_TYPE_ARRAY_OF_MAPS:
-		return true;
-	}
-	return false;
-}
-
-static bool is_hash_type(int t)
-{
-	switch (t) {
-	case BPF_MAP_TYPE_HASH:
-	case BPF_MAP_TYPE_PERCPU_HASH:
-	case BPF_MAP_TYPE_LRU_HASH:
-	case BPF_MAP_TYPE_LRU_PERCPU_HASH:
-	case BPF_MAP_TYPE_HASH_OF_MAPS:
-		return true;
-	}
-	return false;
-}
-
-static const char *type_str(int t)
-{
-	const char *s = libbpf_bpf_map_type_str(t);
-
-	return s ? s : "unknown";
-}
-
-/* ---- owners: /proc/PID/fd links "anon_inode:bpf-map" ---- */
-
-struct own_ent {
-	unsigned int id;
-	struct owner o;
-};
-
-static struct own_ent *owns;
-static size_t n_owns, cap_owns;
-
-static void scan_owners(void)
-{
-	DIR *proc = opendir("/proc"), *fds;
-	struct dirent *pe, *fe;
-	pid_t self = getpid();
-
-	n_owns = 0;
-	if (!proc)
-		return;
-	while ((pe = readdir(proc))) {
-		char path[PATH_MAX], link[64], comm[64] = "", cgbuf[1024], cgpath[128] = "";
-		pid_t pid;
-		long v;
-		int got;
-
-		if (bpfmem_parse_long(pe->d_name, 1, INT_MAX, &v))
-			continue;
-		pid = v;
-		if (pid == self)
-			continue;
-		snprintf(path, sizeof(path), "/proc/%d/fd", pid);
-		fds = opendir(path);
-		if (!fds)
-			continue;
-		snprintf(path, sizeof(path), "/proc/%d/comm", pid);
-		got = bpfmem_read_file(path, comm, sizeof(comm));
-		if (got > 0 && comm[got - 1] == '\n')
-			comm[got - 1] = '\0';
-		snprintf(path, sizeof(path), "/proc/%d/cgroup", pid);
-		if (bpfmem_read_file(path, cgbuf, sizeof(cgbuf)) <= 0 ||
-		    bpfmem_parse_proc_cgroup(cgbuf, cgpath, sizeof(cgpath)))
-			cgpath[0] = '\0';
-		while ((fe = readdir(fds))) {
-			struct bpfmem_map_info mi;
-			ssize_t n;
-			size_t i;
-
-			if (fe->d_name[0] == '.')
-				continue;
-			snprintf(path, sizeof(path), "/proc/%d/fd/%s", pid, fe->d_name);
-			n = readlink(path, link, sizeof(link) - 1);
-			if (n <= 0)
-				continue;
-			link[n] = '\0';
-			if (strcmp(link, "anon_inode:bpf-map"))
-				continue;
-			snprintf(path, sizeof(path), "/proc/%d/fdinfo/%s", pid, fe->d_name);
-			if (bpfmem_map_fdinfo_file(path, &mi))
-				continue;
-			for (i = 0; i < n_owns; i++)	/* one entry per (map, pid) */
-				if (owns[i].id == mi.id && owns[i].o.pid == pid)
-					break;
-			if (i < n_owns)
-				continue;
-			if (n_owns == cap_owns) {
-				void *p;
-
-				cap_owns = cap_owns ? cap_owns * 2 : 64;
-				p = realloc(owns, cap_owns * sizeof(*owns));
-				if (!p)
-					break;
-				owns = p;
-			}
-			owns[n_owns].id = mi.id;
-			owns[n_owns].o.pid = pid;
-			snprintf(owns[n_owns].o.comm, sizeof(owns[n_owns].o.comm), "%s", comm);
-			snprintf(owns[n_owns].o.cgroup, sizeof(owns[n_owns].o.cgroup), "%s", cgpath);
-			n_owns++;
-		}
-		closedir(fds);
-	}
-	closedir(proc);
-}
-
-/* ---- cgroup id -> path ---- */
-
-#define MEMCG_UNKNOWN "unknown"	/* never a path: those start with '/' */
-
-static unsigned long long want_ino;
-static char found_path[256];
-
-static int find_ino_cb(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	if (flag == FTW_D && st->st_ino == want_ino) {
-		const char *rel = path + strlen("/sys/fs/cgroup");
-
-		snprintf(found_path, sizeof(found_path), "%s", *rel ? rel : "/");
-		return 1;
-	}
-	return 0;
-}
-
-static int cgroup_path_of(unsigned long long ino, char *out, size_t len)
-{
-	want_ino = ino;
-	found_path[0] = '\0';
-	if (nftw("/sys/fs/cgroup", find_ino_cb, 16, FTW_PHYS) != 1)
-		return -ENOENT;
-	snprintf(out, len, "%s", found_path);
-	return 0;
-}
-
-static void read_memcg(struct memcg *m)
-{
-	char path[PATH_MAX], buf[8192];
-	const char *dir = strcmp(m->path, "/") ? m->path : "";
-
-	m->current = m->kernel = m->percpu = m->slab = m->vmalloc = -1;
-	snprintf(path, sizeof(path), "/sys/fs/cgroup%s/memory.current", dir);
-	if (bpfmem_read_file(path, buf, sizeof(buf)) > 0 &&
-	    bpfmem_parse_u64_line(buf, &m->current)) {
-		bpfmem_err("unknown format of %s", path);
-		exit(1);
-	}
-	snprintf(path, sizeof(path), "/sys/fs/cgroup%s/memory.stat", dir);
-	if (bpfmem_read_file(path, buf, sizeof(buf)) > 0) {
-		if (bpfmem_parse_memcg_stat(buf, "kernel", &m->kernel) == -EINVAL) {
-			bpfmem_err("unknown format of %s", path);
-			exit(1);
-		}
-		bpfmem_parse_memcg_stat(buf, "percpu", &m->percpu);
-		bpfmem_parse_memcg_stat(buf, "slab_unreclaimable", &m->slab);
-		bpfmem_parse_memcg_stat(buf, "vmalloc", &m->vmalloc);
-	}
-}
-
-/* ---- the iterator ---- */
-
-static int load_iter(void)
-{
-	int err;
-
-	skel = maps_bpf__open_and_load();
-	if (!skel)
-		return -errno;
-	iter_link = bpf_program__attach_iter(skel->progs.dump_maps, NULL);
-	if (!iter_link) {
-		err = -errno;
-		maps_bpf__destroy(skel);
-		skel = NULL;
-		return err;
-	}
-	return 0;
-}
-
-static int run_iter(struct iter_rec_set *set)
-{
-	size_t cap = 0;
-	int fd;
-
-	set->n = 0;
-	if (!iter_link)
-		return -ENOENT;
-	fd = bpf_iter_create(bpf_link__fd(iter_link));
-	if (fd < 0)
-		return -errno;
-	for (;;) {
-		ssize_t n;
-
-		if (set->n == cap) {
-			void *p;
-
-			cap = cap ? cap * 2 : 256;
-			p = realloc(set->r, cap * sizeof(*set->r));
-			if (!p) {
-				close(fd);
-				return -ENOMEM;
-			}
-			set->r = p;
-		}
-		n = read(fd, set->r + set->n, (cap - set->n) * sizeof(*set->r));
-		if (n < 0) {
-			if (errno == EAGAIN || errno == EINTR)
-				continue;
-			close(fd);
-			return -errno;
-		}
-		if (n == 0)
-			break;
-		if (n % sizeof(*set->r)) {
-			close(fd);
-			return -EINVAL;
-		}
-		set->n += n / sizeof(*set->r);
-	}
-	close(fd);
-	return 0;
-}
-
-static const struct maps_rec *iter_find(const struct iter_rec_set *set, unsigned int id)
-{
-	size_t i;
-
-	for (i = 0; i < set->n; i++)
-		if (set->r[i].id == id)
-			return &set->r[i];
-	return NULL;
-}
-
-static long long count_keys(int fd, unsigned int key_size)
-{
-	char *a = malloc(key_size ? key_size : 1), *b = malloc(key_size ? key_size : 1), *t;
-	long long n = 0;
-	void *prev = NULL;
-
-	if (!a || !b) {
-		free(a);
-		free(b);
-		return -1;
-	}
-	while (!bpf_map_get_next_key(fd, prev, a)) {
-		n++;
-		t = a;
-		a = b;
-		b = t;
-		prev = b;
-		if (n > ITER_MAX_ENTRIES * 2)
-			break;
-	}
-	if (errno != ENOENT)
-		n = -1;
-	free(a);
-	free(b);
-	return n;
-}
-
-/* ---- one sample ---- */
-
-struct sample {
-	struct row *rows;
-	size_t n;
-	struct memcg *memcgs;
-	size_t n_memcgs;
-	bool series;
-	bool have_ma;
-	struct bpfmem_ma_totals ma;
-	/* allocators no map owns (map_id 0), summed per owner */
-	struct unowned {
-		char owner[64];
-		long long allocators, cached, pending;
-	} *unowned;
-	int n_unowned;
-};
-
-/* the debugfs allocator listing: 0, -ENOENT when absent, -EINVAL unknown format */
-static int read_ma_listing(struct sample *s)
-{
-	struct bpfmem_ma_line *lines;
-	size_t cap = 1 << 16, got = 0;
-	char *buf = NULL;
-	int fd, n, i, k, err;
-	ssize_t r;
-
-	s->n_unowned = 0;
-	fd = open(BPFMEM_DEBUGFS_MA, O_RDONLY);
-	if (fd < 0)
-		return -ENOENT;
-	for (;;) {
-		if (!buf || got == cap - 1) {
-			char *q = realloc(buf, buf ? (cap *= 2) : cap);
-
-			if (!q) {
-				close(fd);
-				free(buf);
-				return -ENOMEM;
-			}
-			buf = q;
-		}
-		r = read(fd, buf + got, cap - 1 - got);
-		if (r <= 0)
-			break;
-		got += r;
-	}
-	close(fd);
-	if (r < 0) {
-		free(buf);
-		return -ENOENT;
-	}
-	buf[got] = '\0';
-	err = bpfmem_parse_ma_listing(buf, &lines, &n, &s->ma);
-	free(buf);
-	if (err)
-		return -EINVAL;
-	for (i = 0; i < n; i++) {
-		if (lines[i].map_id)
-			continue;
-		for (k = 0; k < s->n_unowned; k++)
-			if (!strcmp(s->unowned[k].owner, lines[i].owner))
-				break;
-		if (k == s->n_unowned) {
-			void *q = realloc(s->unowned, (k + 1) * sizeof(*s->unowned));
-
-			if (!q)
-				break;
-			s->unowned = q;
-			memset(&s->unowned[k], 0, sizeof(s->unowned[k]));
-			snprintf(s->unowned[k].owner, sizeof(s->unowned[k].owner), "%s",
-				 lines[i].owner);
-			s->n_unowned++;
-		}
-		s->unowned[k].allocators++;
-		s->unowned[k].cached += lines[i].cached_bytes;
-		s->unowned[k].pending += lines[i].pending_bytes;
-	}
-	free(lines);
-	return 0;
+		BPFMEM_ITER_MAX_ENTRIES);
 }
 
 static int cmp_rows(const void *pa, const void *pb)
 {
-	const struct row *a = pa, *b = pb;
+	const struct bpfmem_map_row *a = pa, *b = pb;
 	long long x = 0, y = 0;
 	int c;
 
@@ -511,7 +118,7 @@ static int cmp_rows(const void *pa, const void *pb)
 			return c;
 		break;
 	case S_TYPE:
-		c = strcmp(type_str(a->info.type), type_str(b->info.type));
+		c = strcmp(bpfmem_map_type_str(a->info.type), bpfmem_map_type_str(b->info.type));
 		if (c)
 			return c;
 		break;
@@ -527,169 +134,14 @@ static int cmp_rows(const void *pa, const void *pb)
 	return a->info.id < b->info.id ? -1 : a->info.id > b->info.id;
 }
 
-static int add_memcg(struct sample *s, const char *path)
+static int take_sample(struct bpfmem_maps_sample *s)
 {
-	size_t i;
-	void *p;
+	const struct bpfmem_maps_filter f = { .pid = env.pid, .name = env.name, .id = env.id };
+	int err = bpfmem_maps_sample(s, &f);
 
-	for (i = 0; i < s->n_memcgs; i++)
-		if (!strcmp(s->memcgs[i].path, path))
-			return 0;
-	p = realloc(s->memcgs, (s->n_memcgs + 1) * sizeof(*s->memcgs));
-	if (!p)
-		return -ENOMEM;
-	s->memcgs = p;
-	snprintf(s->memcgs[s->n_memcgs].path, sizeof(s->memcgs[0].path), "%s", path);
-	read_memcg(&s->memcgs[s->n_memcgs]);
-	s->n_memcgs++;
-	return 0;
-}
-
-static int take_sample(struct sample *s)
-{
-	static struct iter_rec_set iset;
-	bool have_iter;
-	__u32 id = 0;
-	size_t cap = 0, i;
-	int err;
-
-	s->n = 0;
-	s->n_memcgs = 0;
-	have_iter = run_iter(&iset) == 0;
-	scan_owners();
-
-	for (;;) {
-		struct bpf_map_info info = {};
-		__u32 len = sizeof(info);
-		const struct maps_rec *ir;
-		struct row *r;
-		int fd;
-
-		if (bpf_map_get_next_id(id, &id)) {
-			if (errno == ENOENT)
-				break;
-			if (errno == EPERM || errno == EACCES) {
-				bpfmem_err("no privilege to list BPF maps (needs CAP_SYS_ADMIN: run as root)");
-				return -EPERM;
-			}
-			bpfmem_err("bpf_map_get_next_id: %s", strerror(errno));
-			return -errno;
-		}
-		if (env.id >= 0 && id != env.id)
-			continue;
-		fd = bpf_map_get_fd_by_id(id);
-		if (fd < 0) {
-			if (errno == ENOENT)	/* freed meanwhile */
-				continue;
-			bpfmem_err("cannot open map id %u: %s", id, strerror(errno));
-			return -errno;
-		}
-		if (bpf_obj_get_info_by_fd(fd, &info, &len)) {
-			bpfmem_err("cannot get info of map id %u: %s", id, strerror(errno));
-			close(fd);
-			return -errno;
-		}
-		/* our own iterator has no maps; skip nothing else */
-		if (env.name && strcmp(info.name, env.name)) {
-			close(fd);
-			continue;
-		}
-		if (s->n == cap) {
-			void *p;
-
-			cap = cap ? cap * 2 : 64;
-			p = realloc(s->rows, cap * sizeof(*s->rows));
-			if (!p) {
-				close(fd);
-				return -ENOMEM;
-			}
-			s->rows = p;
-		}
-		r = &s->rows[s->n];
-		memset(r, 0, sizeof(*r));
-		r->info = info;
-		err = bpfmem_map_fdinfo(fd, &r->fdi);
-		if (err) {
-			bpfmem_err("unknown format of the fdinfo of map id %u", id);
-			close(fd);
-			return -EINVAL;
-		}
-		r->fdi_ok = true;
-		if (r->fdi.forced_dynamic > 0)
-			r->mode = "forced-dynamic";
-		else if (is_hash_type(info.type) && (info.map_flags & BPF_F_NO_PREALLOC))
-			r->mode = "dynamic";
-		else if (is_hash_type(info.type))
-			r->mode = "prealloc";
-		else
-			r->mode = "-";
-
-		ir = have_iter ? iter_find(&iset, id) : NULL;
-		r->elements = -1;
-		r->elem_src = "n/a";
-		if (r->fdi.elements >= 0) {
-			r->elements = r->fdi.elements;
-			r->elem_src = "fdinfo";
-		} else if (ir && ir->has_count) {
-			r->elements = ir->count;
-			r->elem_src = "kfunc";
-		} else if (is_array_type(info.type)) {
-			r->elements = info.max_entries;
-			r->elem_src = "array";
-		} else if (info.max_entries <= ITER_MAX_ENTRIES) {
-			long long n = count_keys(fd, info.key_size);
-
-			if (n >= 0) {
-				r->elements = n;
-				r->elem_src = "iterated";
-			}
-		}
-		close(fd);
-
-		for (i = 0; i < n_owns; i++)
-			if (owns[i].id == id && r->n_owners < MAX_OWNERS)
-				r->owners[r->n_owners++] = owns[i].o;
-		if (env.pid) {
-			int k;
-
-			for (k = 0; k < r->n_owners; k++)
-				if (r->owners[k].pid == env.pid)
-					break;
-			if (k == r->n_owners)
-				continue;
-		}
-
-		r->memcg_src = NULL;
-		if (ir && ir->memcg_ino) {
-			r->memcg_src = "objcg";
-			/* charged to a cgroup we cannot find under /sys/fs/cgroup (removed
-			 * meanwhile, another mount or namespace): not the root
-			 */
-			if (cgroup_path_of(ir->memcg_ino, r->memcg, sizeof(r->memcg)))
-				snprintf(r->memcg, sizeof(r->memcg), MEMCG_UNKNOWN);
-		} else if (ir) {
-			snprintf(r->memcg, sizeof(r->memcg), "/");	/* no objcg: root */
-			r->memcg_src = "objcg";
-		} else if (r->n_owners && r->owners[0].cgroup[0]) {
-			snprintf(r->memcg, sizeof(r->memcg), "%s", r->owners[0].cgroup);
-			r->memcg_src = "owner";
-		}
-		if (r->memcg_src && strcmp(r->memcg, MEMCG_UNKNOWN) && add_memcg(s, r->memcg))
-			return -ENOMEM;
-		s->n++;
-	}
-	if (env.id >= 0 && s->n == 0) {
-		bpfmem_err("no such map id: %ld", env.id);
-		return -ENOENT;
-	}
-	qsort(s->rows, s->n, sizeof(*s->rows), cmp_rows);
-	err = read_ma_listing(s);
-	if (err == -EINVAL) {
-		bpfmem_err("unknown format of %s (see kernel/ABI.md)", BPFMEM_DEBUGFS_MA);
-		return err;
-	}
-	s->have_ma = err == 0;
-	return 0;
+	if (!err)
+		qsort(s->rows, s->n, sizeof(*s->rows), cmp_rows);
+	return err;
 }
 
 /* ---- output ---- */
@@ -715,13 +167,13 @@ struct totals {
 	bool have_alloc;
 };
 
-static void sum(const struct sample *s, struct totals *t)
+static void sum(const struct bpfmem_maps_sample *s, struct totals *t)
 {
 	size_t i;
 
 	memset(t, 0, sizeof(*t));
 	for (i = 0; i < s->n; i++) {
-		const struct row *r = &s->rows[i];
+		const struct bpfmem_map_row *r = &s->rows[i];
 
 		t->memlock += r->fdi.memlock;
 		if (r->elements > 0)
@@ -736,7 +188,7 @@ static void sum(const struct sample *s, struct totals *t)
 		t->cached = t->pending = -1;
 }
 
-static void print_text(const struct sample *s)
+static void print_text(const struct bpfmem_maps_sample *s)
 {
 	struct totals t;
 	size_t i;
@@ -754,7 +206,7 @@ static void print_text(const struct sample *s)
 	       "ID", "NAME", "TYPE", "MODE", "KEY", "VALUE", "MAXENT", "ELEMS", "(SRC)",
 	       "MEMLOCK", "CACHED", "PENDING", "OWNERS", "MEMCG");
 	for (i = 0; i < s->n; i++) {
-		const struct row *r = &s->rows[i];
+		const struct bpfmem_map_row *r = &s->rows[i];
 		char own[64] = "-";
 		int off = 0;
 
@@ -762,7 +214,7 @@ static void print_text(const struct sample *s)
 			off += snprintf(own + off, sizeof(own) - off, "%s%d(%s)", k ? "," : "",
 					r->owners[k].pid, r->owners[k].comm);
 		printf("%5u %-16s %-16s %-14s %5u %5u %8u", r->info.id,
-		       r->info.name[0] ? r->info.name : "-", type_str(r->info.type), r->mode,
+		       r->info.name[0] ? r->info.name : "-", bpfmem_map_type_str(r->info.type), r->mode,
 		       r->info.key_size, r->info.value_size, r->info.max_entries);
 		print_num(r->elements, 8);
 		printf(" %-8s", r->elem_src);
@@ -800,7 +252,7 @@ static void print_text(const struct sample *s)
 		printf("\n%-40s %12s %12s %12s %12s %12s\n", "MEMCG", "CURRENT", "KERNEL", "PERCPU",
 		       "SLAB_UNRECL", "VMALLOC");
 		for (i = 0; i < s->n_memcgs; i++) {
-			const struct memcg *m = &s->memcgs[i];
+			const struct bpfmem_memcg *m = &s->memcgs[i];
 
 			printf("%-40s", m->path);
 			print_num(m->current, 12);
@@ -814,7 +266,7 @@ static void print_text(const struct sample *s)
 	fflush(stdout);
 }
 
-static void print_json(const struct sample *s)
+static void print_json(const struct bpfmem_maps_sample *s)
 {
 	struct totals t;
 	size_t i;
@@ -824,13 +276,13 @@ static void print_json(const struct sample *s)
 	printf("{\"time\":%lld,\"series\":%s,\"maps\":[", (long long)time(NULL),
 	       s->series ? "true" : "false");
 	for (i = 0; i < s->n; i++) {
-		const struct row *r = &s->rows[i];
+		const struct bpfmem_map_row *r = &s->rows[i];
 
 		printf("%s{\"id\":%u,\"name\":", i ? "," : "", r->info.id);
 		bpfmem_json_str(stdout, r->info.name);
 		printf(",\"type\":\"%s\",\"type_id\":%u,\"mode\":\"%s\",\"flags\":%u,"
 		       "\"key_size\":%u,\"value_size\":%u,\"max_entries\":%u",
-		       type_str(r->info.type), r->info.type, r->mode, r->info.map_flags,
+		       bpfmem_map_type_str(r->info.type), r->info.type, r->mode, r->info.map_flags,
 		       r->info.key_size, r->info.value_size, r->info.max_entries);
 		json_num("elements", r->elements);
 		printf(",\"elements_source\":\"%s\",\"memlock\":%lld", r->elem_src, r->fdi.memlock);
@@ -860,7 +312,7 @@ static void print_json(const struct sample *s)
 	}
 	printf("],\"memcgs\":[");
 	for (i = 0; i < s->n_memcgs; i++) {
-		const struct memcg *m = &s->memcgs[i];
+		const struct bpfmem_memcg *m = &s->memcgs[i];
 
 		printf("%s{\"path\":", i ? "," : "");
 		bpfmem_json_str(stdout, m->path);
@@ -905,17 +357,17 @@ static void prom_str(const char *s)
 	}
 }
 
-static void prom_labels(const struct row *r)
+static void prom_labels(const struct bpfmem_map_row *r)
 {
 	printf("{id=\"%u\",name=\"", r->info.id);
 	prom_str(r->info.name);
-	printf("\",type=\"%s\",mode=\"%s\"}", type_str(r->info.type), r->mode);
+	printf("\",type=\"%s\",mode=\"%s\"}", bpfmem_map_type_str(r->info.type), r->mode);
 }
 
 enum { F_MEMLOCK, F_MAXENT, F_KEY, F_VAL, F_ELEMS, F_CACHED, F_PENDING, F_FAIL, F_PREALLOC,
        F_OWNERS, NR_F };
 
-static void print_prom(const struct sample *s)
+static void print_prom(const struct bpfmem_maps_sample *s)
 {
 	static const struct {
 		const char *name, *help;
@@ -940,7 +392,7 @@ static void print_prom(const struct sample *s)
 		printf("# HELP %s %s\n# TYPE %s %s\n", fam[f].name, fam[f].help, fam[f].name,
 		       f == F_FAIL ? "counter" : "gauge");
 		for (i = 0; i < s->n; i++) {
-			const struct row *r = &s->rows[i];
+			const struct bpfmem_map_row *r = &s->rows[i];
 			long long v;
 
 			switch (f) {
@@ -1006,7 +458,7 @@ static void print_prom(const struct sample *s)
 		for (f = 0; f < 5; f++) {
 			printf("# HELP %s %s\n# TYPE %s gauge\n", mf[f][0], mf[f][1], mf[f][0]);
 			for (i = 0; i < s->n_memcgs; i++) {
-				const struct memcg *m = &s->memcgs[i];
+				const struct bpfmem_memcg *m = &s->memcgs[i];
 				long long v = f == 0 ? m->current : f == 1 ? m->kernel :
 					      f == 2 ? m->percpu : f == 3 ? m->slab : m->vmalloc;
 
@@ -1038,7 +490,7 @@ int cmd_maps(int argc, char **argv)
 	};
 	static const char *const sorts[] = { "id", "name", "type", "memlock", "elements",
 					     "cached", "pending", "max_entries" };
-	struct sample s = {};
+	struct bpfmem_maps_sample s = {};
 	long done = 0;
 	size_t k;
 	int c, err, ret = 0;
@@ -1104,7 +556,7 @@ int cmd_maps(int argc, char **argv)
 		return 1;
 	}
 	s.series = bpfmem_series_present();
-	err = load_iter();
+	err = bpfmem_maps_open();
 	if (err && env.verbose)
 		bpfmem_err("map iterator unavailable (%s): elements by key iteration, memcg from owners",
 			   strerror(-err));
@@ -1145,11 +597,7 @@ int cmd_maps(int argc, char **argv)
 		if (!env.json && !env.prom)
 			printf("\n");
 	}
-	bpf_link__destroy(iter_link);
-	maps_bpf__destroy(skel);
-	free(s.rows);
-	free(s.memcgs);
-	free(s.unowned);
-	free(owns);
+	bpfmem_maps_close();
+	bpfmem_maps_free(&s);
 	return ret;
 }

@@ -115,6 +115,7 @@ struct bpfmem_ma_line {
 	char map_name[32];	/* "-" when none */
 	char mode[16];		/* fixed, kmalloc, percpu */
 	long long allocs, alloc_failures;
+	long long frees, refill_runs, refill_objs, trimmed_objs;
 	long long cached_objs, cached_bytes, pending_objs, pending_bytes;
 	long long shrunk_objs;	/* series patch 6; 0 before */
 };
@@ -131,6 +132,7 @@ int cmd_syscalls(int argc, char **argv);
 int cmd_flows(int argc, char **argv);
 int cmd_maps(int argc, char **argv);
 int cmd_savings(int argc, char **argv);
+int cmd_exporter(int argc, char **argv);
 
 /*
  * Runs of the loaded programs of @obj the kernel skipped (bpf_prog_info.recursion_misses):

@@ -784,6 +784,10 @@ int bpfmem_parse_ma_line(const char *line, struct bpfmem_ma_line *m)
 		return -EINVAL;	/* unknown trailing tokens */
 	m->allocs = vals[0];
 	m->alloc_failures = vals[1];
+	m->frees = vals[2];
+	m->refill_runs = vals[5];
+	m->refill_objs = vals[6];
+	m->trimmed_objs = vals[8];
 	m->cached_objs = vals[11];
 	m->cached_bytes = vals[12];
 	m->pending_objs = vals[13];

@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Host unit test (TAP) of the exporter's HTTP request parser and its Prometheus
+ * text / OpenMetrics writer (tools/lib/http.c).
+ */
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "http.h"
+#include "tap.h"
+
+static struct bpfmem_http_req req;
+
+static int parse(const char *s)
+{
+	return bpfmem_http_parse(s, strlen(s), &req);
+}
+
+#define H11 " HTTP/1.1\r\nHost: x\r\n"
+
+static void test_parser(void)
+{
+	static char big[BPFMEM_HTTP_MAX_REQUEST + 100];
+	static const char nul[] = "GET /\0x" H11 "\r\n";
+	size_t len;
+
+	CHECK(parse("GET /metrics" H11 "\r\n") == 0 && req.method == BPFMEM_HTTP_GET &&
+	      !strcmp(req.path, "/metrics") && !req.openmetrics, "plain GET /metrics");
+	CHECK(parse("HEAD /" H11 "\r\n") == 0 && req.method == BPFMEM_HTTP_HEAD &&
+	      !strcmp(req.path, "/"), "HEAD /");
+	CHECK(parse("GET /metrics HTTP/1.0\n\n") == 0, "HTTP/1.0, bare LF, no Host");
+	CHECK(parse("GET /metrics?x=1&y" H11 "\r\n") == 0 && !strcmp(req.path, "/metrics"),
+	      "query string removed");
+	CHECK(parse("GET /%6detrics" H11 "\r\n") == 0 && !strcmp(req.path, "/metrics"),
+	      "percent-decoding");
+	CHECK(parse("GET /metrics" H11) == -EAGAIN, "no empty line yet: incomplete");
+	CHECK(parse("GET /met") == -EAGAIN, "half a request line: incomplete");
+	CHECK(parse("") == -EAGAIN, "nothing yet: incomplete");
+
+	CHECK(parse("POST /metrics" H11 "\r\n") == 405, "POST: 405");
+	CHECK(parse("DELETE /" H11 "\r\n") == 405, "DELETE: 405");
+	CHECK(parse("BREW /pot" H11 "\r\n") == 405, "unknown token method: 405");
+	CHECK(parse("G(T /metrics" H11 "\r\n") == 400, "method with a separator: 400");
+	CHECK(parse("get /metrics" H11 "\r\n") == 405, "methods are case-sensitive");
+	CHECK(parse("GET /../etc/passwd" H11 "\r\n") == 400, "'..' segment: 400");
+	CHECK(parse("GET /a/.." H11 "\r\n") == 400, "trailing '..' segment: 400");
+	CHECK(parse("GET /%2e%2e/x" H11 "\r\n") == 400, "percent-encoded '..': 400");
+	CHECK(parse("GET /./metrics" H11 "\r\n") == 400, "'.' segment: 400");
+	CHECK(parse("GET /a..b" H11 "\r\n") == 0 && !strcmp(req.path, "/a..b"),
+	      "'..' inside a segment is a name");
+	CHECK(parse("GET /%zz" H11 "\r\n") == 400, "bad percent-encoding: 400");
+	CHECK(parse("GET /%00" H11 "\r\n") == 400, "encoded NUL: 400");
+	CHECK(parse("GET metrics" H11 "\r\n") == 400, "target not starting with '/': 400");
+	CHECK(parse("GET http://h/metrics" H11 "\r\n") == 400, "absolute form: 400");
+	CHECK(parse("GET  /metrics" H11 "\r\n") == 400, "two spaces: 400");
+	CHECK(parse("GET /metrics\r\n\r\n") == 400, "HTTP/0.9 style request line: 400");
+	CHECK(parse("GET /metrics HTTP/2.0\r\nHost: x\r\n\r\n") == 505, "HTTP/2.0: 505");
+	CHECK(parse("GET /metrics HTTP/1.1x\r\nHost: x\r\n\r\n") == 400, "bad version: 400");
+	CHECK(parse("GET /metrics HTTP/1.1\r\n\r\n") == 400, "HTTP/1.1 without Host: 400");
+	CHECK(parse("GET /metrics" H11 "Host: y\r\n\r\n") == 400, "two Host headers: 400");
+	CHECK(parse("GET /metrics" H11 " folded\r\n\r\n") == 400, "obs-fold: 400");
+	CHECK(parse("GET /metrics" H11 "No colon\r\n\r\n") == 400, "header without colon: 400");
+	CHECK(parse("GET /metrics" H11 "X: a\x01" "b\r\n\r\n") == 400,
+	      "control byte in a header value: 400");
+	CHECK(bpfmem_http_parse(nul, sizeof(nul) - 1, &req) == 400, "NUL byte: 400");
+
+	memset(big, 'a', sizeof(big));
+	len = snprintf(big, sizeof(big), "GET /metrics" H11 "X-Big: ");
+	big[len] = 'a';
+	CHECK(bpfmem_http_parse(big, BPFMEM_HTTP_MAX_REQUEST, &req) == 431,
+	      "8 KiB without the end of headers: 431");
+	CHECK(bpfmem_http_parse(big, BPFMEM_HTTP_MAX_REQUEST - 1, &req) == -EAGAIN,
+	      "just under the cap: still incomplete");
+	memcpy(big, "GET /", 5);
+	memset(big + 5, 'a', BPFMEM_HTTP_MAX_REQUEST);
+	CHECK(bpfmem_http_parse(big, BPFMEM_HTTP_MAX_REQUEST, &req) == 414,
+	      "8 KiB request line: 414");
+	len = snprintf(big, sizeof(big), "GET /");
+	memset(big + len, 'p', 300);
+	snprintf(big + len + 300, sizeof(big) - len - 300, H11 "\r\n");
+	CHECK(parse(big) == 414, "path longer than 255 bytes: 414");
+
+	CHECK(parse("GET /metrics" H11 "Accept: application/openmetrics-text;version=1.0.0,"
+		    "application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;"
+		    "q=0.5,*/*;q=0.1\r\n\r\n") == 0 && req.openmetrics,
+	      "Prometheus' Accept header: OpenMetrics");
+	CHECK(!bpfmem_http_wants_openmetrics("text/plain;version=0.0.4"), "text/plain: text");
+	CHECK(!bpfmem_http_wants_openmetrics(""), "no Accept: text");
+	CHECK(!bpfmem_http_wants_openmetrics("*/*"), "*/*: text");
+	CHECK(!bpfmem_http_wants_openmetrics("application/openmetrics-text;q=0.2, text/plain"),
+	      "OpenMetrics ranked below text/plain: text");
+	CHECK(!bpfmem_http_wants_openmetrics("application/openmetrics-text;q=0"),
+	      "OpenMetrics with q=0: text");
+	CHECK(bpfmem_http_wants_openmetrics("text/plain;q=0.5, Application/OpenMetrics-Text"),
+	      "media types are case-insensitive");
+	CHECK(parse("GET /metrics" H11 "accept: text/plain;q=0.1\r\nAccept: "
+		    "application/openmetrics-text\r\n\r\n") == 0 && req.openmetrics,
+	      "several Accept headers are one list");
+}
+
+static void test_writer(void)
+{
+	struct bpfmem_buf b = {};
+	struct bpfmem_prom w = { .b = &b };
+
+	bpfmem_prom_family(&w, "x_bytes", "gauge", "Bytes.\nback\\slash");
+	bpfmem_prom_sample(&w, 42, "id", "7", "name", "a\"b\\c\nd", NULL);
+	bpfmem_prom_sample(&w, 0.25, NULL);
+	bpfmem_prom_family(&w, "y_total", "counter", "Things.");
+	bpfmem_prom_sample(&w, 1e15, "k", "v", NULL);
+	bpfmem_prom_sample(&w, 0.1, "k", "w", NULL);
+	bpfmem_prom_sample(&w, NAN, "k", "n", NULL);
+	bpfmem_prom_sample(&w, -INFINITY, "k", "i", NULL);
+	bpfmem_prom_end(&w);
+	CHECK(!strcmp(b.p,
+		      "# HELP x_bytes Bytes.\\nback\\\\slash\n# TYPE x_bytes gauge\n"
+		      "x_bytes{id=\"7\",name=\"a\\\"b\\\\c\\nd\"} 42\nx_bytes 0.25\n"
+		      "# HELP y_total Things.\n# TYPE y_total counter\n"
+		      "y_total{k=\"v\"} 1000000000000000\ny_total{k=\"w\"} 0.1\n"
+		      "y_total{k=\"n\"} NaN\ny_total{k=\"i\"} -Inf\n"),
+	      "text 0.0.4: HELP/TYPE, escapes, integer, float, NaN, -Inf, no # EOF");
+	if (n && failed)
+		printf("# got:\n%s", b.p);
+	bpfmem_buf_free(&b);
+
+	w.om = true;
+	bpfmem_prom_family(&w, "y_total", "counter", "Things.");
+	bpfmem_prom_sample(&w, 3, NULL);
+	bpfmem_prom_family(&w, "z_ratio", "gauge", "Ratio.");
+	bpfmem_prom_sample(&w, 1.0 / 3, NULL);
+	bpfmem_prom_end(&w);
+	CHECK(!strcmp(b.p,
+		      "# HELP y Things.\n# TYPE y counter\ny_total 3\n"
+		      "# HELP z_ratio Ratio.\n# TYPE z_ratio gauge\nz_ratio 0.33333333333333331\n"
+		      "# EOF\n"),
+	      "OpenMetrics: counter family without _total, samples with it, # EOF");
+	bpfmem_buf_free(&b);
+
+	bpfmem_prom_label_value(&b, "ok\xc3\xa9\xff\xc3");
+	CHECK(!strcmp(b.p, "ok\xc3\xa9\\\\xff\\\\xc3"),
+	      "label value: UTF-8 kept, invalid bytes as escaped \\xNN");
+	bpfmem_buf_free(&b);
+
+	bpfmem_http_response(&b, 405, "text/plain", "no\n", 3, false, "Allow: GET, HEAD\r\n");
+	CHECK(!strcmp(b.p, "HTTP/1.1 405 Method Not Allowed\r\nContent-Type: text/plain\r\n"
+		      "Content-Length: 3\r\nConnection: close\r\nAllow: GET, HEAD\r\n\r\nno\n"),
+	      "response: status line, Content-Length, extra headers, body");
+	bpfmem_buf_free(&b);
+	bpfmem_http_response(&b, 200, "text/plain", "body", 4, true, NULL);
+	CHECK(strstr(b.p, "Content-Length: 4\r\n") && !strstr(b.p, "body"),
+	      "HEAD: Content-Length of the body, no body");
+	bpfmem_buf_free(&b);
+}
+
+int main(void)
+{
+	test_parser();
+	test_writer();
+	printf("1..%d\n", n);
+	return failed != 0;
+}

@@ -1,0 +1,747 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bpfmem exporter: BPF map memory, allocator caches and program cost as Prometheus
+ * metrics over HTTP (GET /metrics: text format 0.0.4, or OpenMetrics 1.0 when the
+ * Accept header prefers application/openmetrics-text; GET / a one-line index).
+ *
+ * Collection: tools/lib/mapscan.c (the code of `bpfmem maps`, tolerant: a map, memcg
+ * or allocator listing that cannot be read is skipped and counted in
+ * bpfmem_exporter_read_errors_total), programs by bpf_prog_get_next_id with run time
+ * and run counts from BPF_ENABLE_STATS, held only while the exporter runs (as bpftop).
+ * A scrape collects afresh, or reuses a collection younger than --interval.
+ *
+ * Server: one thread, poll(); at most MAX_CONNS connections (more get 503), one
+ * request per connection (Connection: close), the whole request within
+ * READ_TIMEOUT_S seconds and BPFMEM_HTTP_MAX_REQUEST bytes (else 408/431), the
+ * response within WRITE_TIMEOUT_S. Each response is built completely in memory,
+ * with Content-Length, before its first byte is sent. SIGINT/SIGTERM: exit 0.
+ *
+ * Cardinality: per-map, per-memcg, per-program and per-allocator series exist only
+ * for the objects present at the scrape; label values are bounded strings (map and
+ * program names 15 bytes, comm 15, memcg paths 255, allocator owners 63).
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "http.h"
+#include "mapscan.h"
+
+#define DEFAULT_LISTEN "127.0.0.1:9731"
+#define MAX_CONNS 32
+#define READ_TIMEOUT_S 5.0
+#define WRITE_TIMEOUT_S 10.0
+#define LINGER_S 1.0
+#define PROG_MAX_MAPS 64
+
+static struct {
+	const char *listen;
+	double interval;
+	bool verbose;
+} env = { .listen = DEFAULT_LISTEN };
+
+struct prog_row {
+	struct bpf_prog_info info;
+	__u32 map_ids[PROG_MAX_MAPS];
+	__u32 n_maps;
+};
+
+static struct {
+	struct bpfmem_maps_sample maps;
+	bool maps_ok;
+	struct prog_row *progs;
+	size_t n_progs, cap_progs;
+	bool progs_ok;
+	double taken;		/* monotonic time of the collection, 0: none */
+	double duration;
+	int stats_fd;		/* BPF_ENABLE_STATS, < 0 when refused */
+	/* counters since start */
+	long long collections, err_maps, err_memcgs, err_listing, err_progs, err_collect;
+	long long rejected, timeouts;
+	long long requests[8];	/* by status, see status_idx() */
+} st = { .stats_fd = -1 };
+
+static const int statuses[8] = { 200, 400, 404, 405, 408, 414, 431, 503 };
+
+static int status_idx(int status)
+{
+	int i;
+
+	for (i = 0; i < 8; i++)
+		if (statuses[i] == status)
+			return i;
+	return 1;	/* 505 and others are counted as 400 */
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: bpfmem exporter [--listen ADDR:PORT] [--interval S] [-v]\n"
+		"Serves BPF map memory, allocator caches and program run time as Prometheus\n"
+		"metrics: GET /metrics (text 0.0.4, OpenMetrics 1.0 if Accept asks), GET / index.\n\n"
+		"  -l, --listen ADDR:PORT  address to listen on (default %s; IPv6 as\n"
+		"                          [ADDR]:PORT); a non-loopback address only when given\n"
+		"  -i, --interval S        reuse a collection for S seconds (default 0: collect\n"
+		"                          on every scrape)\n"
+		"  -v, --verbose           libbpf debug output\n"
+		"  -h, --help              this help\n"
+		"Program run time and counts: BPF_ENABLE_STATS is held while the exporter runs.\n",
+		DEFAULT_LISTEN);
+}
+
+/* "A.B.C.D:PORT" or "[V6]:PORT" */
+static int parse_listen(const char *s, struct sockaddr_storage *ss, socklen_t *len)
+{
+	struct sockaddr_in *in4 = (struct sockaddr_in *)ss;
+	struct sockaddr_in6 *in6 = (struct sockaddr_in6 *)ss;
+	const char *colon = strrchr(s, ':');
+	char host[INET6_ADDRSTRLEN + 2];
+	size_t hl;
+	long port;
+
+	memset(ss, 0, sizeof(*ss));
+	if (!colon || colon == s || bpfmem_parse_long(colon + 1, 1, 65535, &port))
+		goto bad;
+	hl = colon - s;
+	if (hl >= sizeof(host))
+		goto bad;
+	memcpy(host, s, hl);
+	host[hl] = '\0';
+	if (host[0] == '[' && host[hl - 1] == ']') {
+		host[hl - 1] = '\0';
+		if (inet_pton(AF_INET6, host + 1, &in6->sin6_addr) != 1)
+			goto bad;
+		in6->sin6_family = AF_INET6;
+		in6->sin6_port = htons(port);
+		*len = sizeof(*in6);
+		return 0;
+	}
+	if (inet_pton(AF_INET, host, &in4->sin_addr) != 1)
+		goto bad;
+	in4->sin_family = AF_INET;
+	in4->sin_port = htons(port);
+	*len = sizeof(*in4);
+	return 0;
+bad:
+	bpfmem_err("invalid listen address '%s' (want A.B.C.D:PORT or [IPV6]:PORT)", s);
+	return -EINVAL;
+}
+
+/* ---- collection ---- */
+
+static int collect_progs(void)
+{
+	__u32 id = 0;
+
+	st.n_progs = 0;
+	for (;;) {
+		struct prog_row *r;
+		__u32 len;
+		int fd;
+
+		if (bpf_prog_get_next_id(id, &id)) {
+			if (errno == ENOENT)
+				return 0;
+			return -errno;
+		}
+		fd = bpf_prog_get_fd_by_id(id);
+		if (fd < 0) {
+			if (errno != ENOENT)	/* ENOENT: unloaded meanwhile */
+				st.err_progs++;
+			continue;
+		}
+		if (st.n_progs == st.cap_progs) {
+			size_t cap = st.cap_progs ? st.cap_progs * 2 : 64;
+			void *p = realloc(st.progs, cap * sizeof(*st.progs));
+
+			if (!p) {
+				close(fd);
+				return -ENOMEM;
+			}
+			st.progs = p;
+			st.cap_progs = cap;
+		}
+		r = &st.progs[st.n_progs];
+		memset(r, 0, sizeof(*r));
+		r->info.nr_map_ids = PROG_MAX_MAPS;
+		r->info.map_ids = (unsigned long)r->map_ids;
+		len = sizeof(r->info);
+		if (bpf_obj_get_info_by_fd(fd, &r->info, &len)) {
+			st.err_progs++;
+			close(fd);
+			continue;
+		}
+		close(fd);
+		r->n_maps = r->info.nr_map_ids < PROG_MAX_MAPS ? r->info.nr_map_ids : PROG_MAX_MAPS;
+		st.n_progs++;
+	}
+}
+
+static void collect(void)
+{
+	static const struct bpfmem_maps_filter all = { .id = -1, .tolerant = true };
+	double t0 = now();
+
+	st.maps.err_maps = st.maps.err_memcgs = st.maps.err_listing = 0;
+	st.maps_ok = bpfmem_maps_sample(&st.maps, &all) == 0;
+	st.err_maps += st.maps.err_maps;
+	st.err_memcgs += st.maps.err_memcgs;
+	st.err_listing += st.maps.err_listing;
+	st.progs_ok = collect_progs() == 0;
+	st.err_collect += !st.maps_ok + !st.progs_ok;
+	st.collections++;
+	st.taken = now();
+	st.duration = st.taken - t0;
+}
+
+/* ---- rendering ---- */
+
+#define MAP_LABELS(r, idbuf, owner) "id", idbuf, "name", (r)->info.name, "type",	\
+	bpfmem_map_type_str((r)->info.type), "mode", (r)->mode, "memcg",		\
+	(r)->memcg_src ? (r)->memcg : "", "owner", owner
+
+/* distinct owner comms, comma-separated */
+static void owner_label(const struct bpfmem_map_row *r, char *out, size_t len)
+{
+	size_t off = 0;
+	int k, j;
+
+	out[0] = '\0';
+	for (k = 0; k < r->n_owners; k++) {
+		for (j = 0; j < k; j++)
+			if (!strcmp(r->owners[j].comm, r->owners[k].comm))
+				break;
+		if (j < k || off >= len)
+			continue;
+		off += snprintf(out + off, len - off, "%s%s", off ? "," : "", r->owners[k].comm);
+	}
+}
+
+enum { M_MEMLOCK, M_ELEMS, M_MAXENT, M_UTIL, M_KEY, M_VAL, M_CACHED, M_PENDING, M_FAIL, NR_M };
+
+static void render_maps(struct bpfmem_prom *w)
+{
+	static const struct {
+		const char *name, *type, *help;
+	} fam[NR_M] = {
+		[M_MEMLOCK] = { "bpfmem_map_memlock_bytes", "gauge", "Memory the kernel accounts to the map (fdinfo memlock)." },
+		[M_ELEMS] = { "bpfmem_map_elements", "gauge", "Live elements in the map, where known (fdinfo, bpf_map_sum_elem_count, arrays, key iteration)." },
+		[M_MAXENT] = { "bpfmem_map_max_entries", "gauge", "Maximum number of entries of the map." },
+		[M_UTIL] = { "bpfmem_map_utilisation_ratio", "gauge", "Elements divided by max_entries: 1 is a full map." },
+		[M_KEY] = { "bpfmem_map_key_size_bytes", "gauge", "Key size of the map." },
+		[M_VAL] = { "bpfmem_map_value_size_bytes", "gauge", "Value size of the map." },
+		[M_CACHED] = { "bpfmem_map_alloc_cached_bytes", "gauge", "Bytes in the free caches of the map's bpf_mem_alloc (bpfmem series)." },
+		[M_PENDING] = { "bpfmem_map_alloc_pending_bytes", "gauge", "Bytes freed by the map waiting for an RCU grace period (bpfmem series)." },
+		[M_FAIL] = { "bpfmem_map_alloc_failures_total", "counter", "Failed element allocations of the map (bpfmem series)." },
+	};
+	const struct bpfmem_maps_sample *s = &st.maps;
+	size_t i;
+	int f;
+
+	for (f = 0; f < NR_M; f++) {
+		bpfmem_prom_family(w, fam[f].name, fam[f].type, fam[f].help);
+		for (i = 0; i < s->n; i++) {
+			const struct bpfmem_map_row *r = &s->rows[i];
+			char id[16], owner[8 * 20];
+			double v;
+
+			switch (f) {
+			case M_MEMLOCK: v = r->fdi.memlock; break;
+			case M_ELEMS: v = r->elements; break;
+			case M_MAXENT: v = r->info.max_entries; break;
+			case M_UTIL:
+				v = r->elements >= 0 && r->info.max_entries ?
+				    (double)r->elements / r->info.max_entries : -1;
+				break;
+			case M_KEY: v = r->info.key_size; break;
+			case M_VAL: v = r->info.value_size; break;
+			case M_CACHED: v = r->fdi.cached_bytes; break;
+			case M_PENDING: v = r->fdi.pending_bytes; break;
+			default: v = r->fdi.alloc_failures; break;
+			}
+			if (v < 0)	/* not known for this map or kernel: no series */
+				continue;
+			snprintf(id, sizeof(id), "%u", r->info.id);
+			owner_label(r, owner, sizeof(owner));
+			bpfmem_prom_sample(w, v, MAP_LABELS(r, id, owner), NULL);
+		}
+	}
+}
+
+static void render_memcgs(struct bpfmem_prom *w)
+{
+	static const char *const fam[][2] = {
+		{ "bpfmem_memcg_memory_current_bytes", "memory.current of a memcg BPF maps are charged to." },
+		{ "bpfmem_memcg_slab_unreclaimable_bytes", "memory.stat slab_unreclaimable of the memcg." },
+		{ "bpfmem_memcg_percpu_bytes", "memory.stat percpu of the memcg." },
+		{ "bpfmem_memcg_kernel_bytes", "memory.stat kernel of the memcg." },
+		{ "bpfmem_memcg_vmalloc_bytes", "memory.stat vmalloc of the memcg." },
+	};
+	size_t i;
+	int f;
+
+	for (f = 0; f < 5; f++) {
+		bpfmem_prom_family(w, fam[f][0], "gauge", fam[f][1]);
+		for (i = 0; i < st.maps.n_memcgs; i++) {
+			const struct bpfmem_memcg *m = &st.maps.memcgs[i];
+			long long v = f == 0 ? m->current : f == 1 ? m->slab : f == 2 ? m->percpu :
+				      f == 3 ? m->kernel : m->vmalloc;
+
+			if (v >= 0)
+				bpfmem_prom_sample(w, v, "memcg", m->path, NULL);
+		}
+	}
+}
+
+/* the debugfs listing (series): totals, and counters per (owner, map id) */
+static void render_allocators(struct bpfmem_prom *w)
+{
+	static const char *const fam[][2] = {
+		{ "bpfmem_alloc_allocs_total", "Objects handed out by bpf_mem_alloc allocators." },
+		{ "bpfmem_alloc_frees_total", "Objects freed to bpf_mem_alloc allocators." },
+		{ "bpfmem_alloc_failures_total", "Failed bpf_mem_alloc allocations." },
+		{ "bpfmem_alloc_refills_total", "Refill runs of bpf_mem_alloc caches below their low watermark." },
+		{ "bpfmem_alloc_refill_objects_total", "Objects added to bpf_mem_alloc free lists by refills." },
+		{ "bpfmem_alloc_trimmed_objects_total", "Objects trimmed from bpf_mem_alloc caches (above the high watermark or by the shrinker)." },
+		{ "bpfmem_alloc_cached_bytes", "Bytes in bpf_mem_alloc free caches." },
+		{ "bpfmem_alloc_pending_bytes", "Bytes in bpf_mem_alloc waiting for an RCU grace period." },
+	};
+	const struct bpfmem_maps_sample *s = &st.maps;
+	int f, i, j;
+
+	if (!s->have_ma)
+		return;
+	bpfmem_prom_family(w, "bpfmem_alloc_allocators", "gauge", "bpf_mem_alloc allocators (debugfs listing).");
+	bpfmem_prom_sample(w, s->ma.allocators, NULL);
+	for (f = 0; f < 8; f++) {
+		bpfmem_prom_family(w, fam[f][0], f < 6 ? "counter" : "gauge", fam[f][1]);
+		for (i = 0; i < s->n_ma_lines; i++) {
+			const struct bpfmem_ma_line *a = &s->ma_lines[i];
+			long long v = 0;
+			char id[16];
+
+			for (j = 0; j < i; j++)	/* summed into the first line of its key */
+				if (s->ma_lines[j].map_id == a->map_id &&
+				    !strcmp(s->ma_lines[j].owner, a->owner))
+					break;
+			if (j < i)
+				continue;
+			for (j = i; j < s->n_ma_lines; j++) {
+				const struct bpfmem_ma_line *b = &s->ma_lines[j];
+
+				if (b->map_id != a->map_id || strcmp(b->owner, a->owner))
+					continue;
+				v += f == 0 ? b->allocs : f == 1 ? b->frees : f == 2 ? b->alloc_failures :
+				     f == 3 ? b->refill_runs : f == 4 ? b->refill_objs :
+				     f == 5 ? b->trimmed_objs : f == 6 ? b->cached_bytes : b->pending_bytes;
+			}
+			snprintf(id, sizeof(id), "%u", a->map_id);
+			bpfmem_prom_sample(w, v, "owner", a->owner, "map_id", id, NULL);
+		}
+	}
+}
+
+static void render_progs(struct bpfmem_prom *w)
+{
+	size_t i;
+	__u32 k;
+	int f;
+
+	for (f = 0; f < 3; f++) {
+		static const char *const fam[][2] = {
+			{ "bpfmem_prog_run_time_seconds_total", "Time the program ran while run-time stats were enabled." },
+			{ "bpfmem_prog_runs_total", "Runs of the program while run-time stats were enabled." },
+			{ "bpfmem_prog_recursion_misses_total", "Runs of the program the kernel skipped (already active on the CPU)." },
+		};
+
+		bpfmem_prom_family(w, fam[f][0], "counter", fam[f][1]);
+		for (i = 0; i < st.n_progs; i++) {
+			const struct prog_row *r = &st.progs[i];
+			const char *type = libbpf_bpf_prog_type_str(r->info.type);
+			double v = f == 0 ? r->info.run_time_ns / 1e9 :
+				   f == 1 ? r->info.run_cnt : r->info.recursion_misses;
+			char id[16];
+
+			snprintf(id, sizeof(id), "%u", r->info.id);
+			bpfmem_prom_sample(w, v, "id", id, "name", r->info.name, "type",
+					   type ? type : "unknown", NULL);
+		}
+	}
+	bpfmem_prom_family(w, "bpfmem_prog_map_info", "gauge", "1 for each map a program uses.");
+	for (i = 0; i < st.n_progs; i++) {
+		const struct prog_row *r = &st.progs[i];
+		char id[16], map[16];
+
+		snprintf(id, sizeof(id), "%u", r->info.id);
+		for (k = 0; k < r->n_maps; k++) {
+			snprintf(map, sizeof(map), "%u", r->map_ids[k]);
+			bpfmem_prom_sample(w, 1, "prog_id", id, "map_id", map, NULL);
+		}
+	}
+}
+
+static void render_self(struct bpfmem_prom *w)
+{
+	int i;
+
+	bpfmem_prom_family(w, "bpfmem_series_present", "gauge", "1 if the kernel carries the bpfmem series.");
+	bpfmem_prom_sample(w, st.maps.series, NULL);
+	bpfmem_prom_family(w, "bpfmem_prog_stats_enabled", "gauge", "1 while the exporter holds BPF_ENABLE_STATS (program run time and counts).");
+	bpfmem_prom_sample(w, st.stats_fd >= 0, NULL);
+	bpfmem_prom_family(w, "bpfmem_exporter_scrape_duration_seconds", "gauge", "Time the last collection took.");
+	bpfmem_prom_sample(w, st.duration, NULL);
+	bpfmem_prom_family(w, "bpfmem_exporter_collections_total", "counter", "Collections of maps, memcgs, allocators and programs.");
+	bpfmem_prom_sample(w, st.collections, NULL);
+	bpfmem_prom_family(w, "bpfmem_exporter_read_errors_total", "counter", "Objects that could not be read and were left out of a collection, by kind.");
+	bpfmem_prom_sample(w, st.err_maps, "kind", "map", NULL);
+	bpfmem_prom_sample(w, st.err_memcgs, "kind", "memcg", NULL);
+	bpfmem_prom_sample(w, st.err_listing, "kind", "allocator_listing", NULL);
+	bpfmem_prom_sample(w, st.err_progs, "kind", "prog", NULL);
+	bpfmem_prom_family(w, "bpfmem_exporter_collection_errors_total", "counter", "Collections whose map or program listing failed (those series are left out).");
+	bpfmem_prom_sample(w, st.err_collect, NULL);
+	bpfmem_prom_family(w, "bpfmem_exporter_http_requests_total", "counter", "HTTP requests answered, by status code.");
+	for (i = 0; i < 8; i++) {
+		char code[8];
+
+		snprintf(code, sizeof(code), "%d", statuses[i]);
+		bpfmem_prom_sample(w, st.requests[i], "code", code, NULL);
+	}
+	bpfmem_prom_family(w, "bpfmem_exporter_connections_rejected_total", "counter", "Connections refused with 503 at the connection limit.");
+	bpfmem_prom_sample(w, st.rejected, NULL);
+	bpfmem_prom_family(w, "bpfmem_exporter_request_timeouts_total", "counter", "Connections closed because the request or response did not complete in time.");
+	bpfmem_prom_sample(w, st.timeouts, NULL);
+}
+
+static void render(struct bpfmem_buf *body, bool om)
+{
+	struct bpfmem_prom w = { .b = body, .om = om };
+
+	if (st.maps_ok) {
+		render_maps(&w);
+		render_memcgs(&w);
+		render_allocators(&w);
+	}
+	if (st.progs_ok)
+		render_progs(&w);
+	render_self(&w);
+	bpfmem_prom_end(&w);
+}
+
+/* ---- server ---- */
+
+enum conn_state { C_READ, C_WRITE, C_LINGER };
+
+struct conn {
+	int fd;
+	enum conn_state state;
+	char in[BPFMEM_HTTP_MAX_REQUEST];
+	size_t in_len;
+	struct bpfmem_buf out;
+	size_t out_off;
+	double deadline;
+};
+
+static struct conn *conns[MAX_CONNS];
+static int n_conns;
+
+static void respond_error(struct conn *c, int status)
+{
+	char body[64];
+	int n = snprintf(body, sizeof(body), "%d %s\n", status, bpfmem_http_reason(status));
+
+	st.requests[status_idx(status)]++;
+	bpfmem_http_response(&c->out, status, "text/plain; charset=utf-8", body, n, false,
+			     status == 405 ? "Allow: GET, HEAD\r\n" : NULL);
+}
+
+static void respond(struct conn *c, const struct bpfmem_http_req *req)
+{
+	bool head = req->method == BPFMEM_HTTP_HEAD;
+	struct bpfmem_buf body = {};
+
+	if (!strcmp(req->path, "/metrics")) {
+		if (!st.taken || env.interval <= 0 || now() - st.taken >= env.interval)
+			collect();
+		render(&body, req->openmetrics);
+		if (body.oom) {
+			respond_error(c, 500);
+		} else {
+			st.requests[0]++;
+			bpfmem_http_response(&c->out, 200, req->openmetrics ? BPFMEM_OM_CTYPE :
+					     BPFMEM_PROM_CTYPE, body.p, body.len, head, NULL);
+		}
+	} else if (!strcmp(req->path, "/")) {
+		static const char index_line[] =
+			"bpfmem exporter " BPFMEM_VERSION ": BPF map memory, allocator caches and program cost at /metrics\n";
+
+		st.requests[0]++;
+		bpfmem_http_response(&c->out, 200, "text/plain; charset=utf-8", index_line,
+				     sizeof(index_line) - 1, head, NULL);
+	} else {
+		respond_error(c, 404);
+	}
+	bpfmem_buf_free(&body);
+}
+
+static void conn_close(int i)
+{
+	close(conns[i]->fd);
+	bpfmem_buf_free(&conns[i]->out);
+	free(conns[i]);
+	conns[i] = conns[--n_conns];
+}
+
+static void to_write(struct conn *c)
+{
+	c->state = C_WRITE;
+	c->deadline = now() + WRITE_TIMEOUT_S;
+	if (c->out.oom) {	/* not even the response fits: just close */
+		c->out.len = 0;
+	}
+}
+
+static void accept_all(int lfd)
+{
+	for (;;) {
+		int fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
+		struct conn *c;
+
+		if (fd < 0)
+			return;	/* EAGAIN, or a connection that died in the backlog */
+		if (n_conns == MAX_CONNS || !(c = calloc(1, sizeof(*c)))) {
+			static const char busy[] = "HTTP/1.1 503 Service Unavailable\r\n"
+				"Content-Type: text/plain; charset=utf-8\r\nContent-Length: 24\r\n"
+				"Connection: close\r\n\r\n503 Service Unavailable\n";
+
+			st.rejected++;
+			st.requests[status_idx(503)]++;
+			if (send(fd, busy, sizeof(busy) - 1, MSG_NOSIGNAL | MSG_DONTWAIT) < 0 &&
+			    env.verbose)
+				bpfmem_err("503 to a connection over the limit: %s", strerror(errno));
+			close(fd);
+			continue;
+		}
+		c->fd = fd;
+		c->state = C_READ;
+		c->deadline = now() + READ_TIMEOUT_S;
+		conns[n_conns++] = c;
+	}
+}
+
+/* progress on connection @i; false when it is done (closed by the caller) */
+static bool conn_io(struct conn *c, short revents)
+{
+	if (c->state == C_READ && (revents & (POLLIN | POLLHUP | POLLERR))) {
+		struct bpfmem_http_req req;
+		ssize_t n = recv(c->fd, c->in + c->in_len, sizeof(c->in) - c->in_len, 0);
+		int ret;
+
+		if (n < 0)
+			return errno == EAGAIN || errno == EINTR;
+		if (n == 0)
+			return false;	/* closed before a whole request: no answer */
+		c->in_len += n;
+		ret = bpfmem_http_parse(c->in, c->in_len, &req);
+		if (ret == -EAGAIN)
+			return true;
+		if (ret)
+			respond_error(c, ret);
+		else
+			respond(c, &req);
+		to_write(c);
+	}
+	if (c->state == C_WRITE) {
+		while (c->out_off < c->out.len) {
+			ssize_t n = send(c->fd, c->out.p + c->out_off, c->out.len - c->out_off,
+					 MSG_NOSIGNAL);
+
+			if (n < 0)
+				return errno == EAGAIN || errno == EINTR;
+			c->out_off += n;
+		}
+		/* all sent: FIN, then drain what the client still sends for a moment, so
+		 * that unread request bytes do not turn our close into a RST that could
+		 * destroy the response before the client read it
+		 */
+		shutdown(c->fd, SHUT_WR);
+		c->state = C_LINGER;
+		c->deadline = now() + LINGER_S;
+		return true;
+	}
+	if (c->state == C_LINGER && (revents & (POLLIN | POLLHUP | POLLERR))) {
+		char sink[4096];
+		ssize_t n = recv(c->fd, sink, sizeof(sink), 0);
+
+		return n > 0 || (n < 0 && (errno == EAGAIN || errno == EINTR));
+	}
+	return true;
+}
+
+static int listen_on(void)
+{
+	struct sockaddr_storage ss;
+	socklen_t len;
+	int fd, one = 1;
+
+	if (parse_listen(env.listen, &ss, &len))
+		return -EINVAL;
+	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		bpfmem_err("socket: %s", strerror(errno));
+		return -errno;
+	}
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(fd, (struct sockaddr *)&ss, len) || listen(fd, 64)) {
+		bpfmem_err("cannot listen on %s: %s", env.listen, strerror(errno));
+		close(fd);
+		return -errno;
+	}
+	return fd;
+}
+
+static void serve(int lfd)
+{
+	struct pollfd pfd[MAX_CONNS + 1];
+	sigset_t block, old;
+	int i;
+
+	sigemptyset(&block);
+	sigaddset(&block, SIGINT);
+	sigaddset(&block, SIGTERM);
+	sigprocmask(SIG_BLOCK, &block, &old);
+	while (!bpfmem_exiting) {
+		double t = now(), next = t + 3600;
+		struct timespec ts;
+
+		/* deadlines: a request or response not done in time ends its connection */
+		for (i = 0; i < n_conns; i++) {
+			if (conns[i]->deadline > t) {
+				if (conns[i]->deadline < next)
+					next = conns[i]->deadline;
+				continue;
+			}
+			if (conns[i]->state == C_READ) {
+				/* slow client: 408, best effort, and it is gone */
+				struct bpfmem_buf b = {};
+
+				st.timeouts++;
+				st.requests[status_idx(408)]++;
+				bpfmem_http_response(&b, 408, "text/plain; charset=utf-8",
+						     "408 Request Timeout\n", 20, false, NULL);
+				if (!b.oom)
+					send(conns[i]->fd, b.p, b.len, MSG_NOSIGNAL | MSG_DONTWAIT);
+				bpfmem_buf_free(&b);
+			} else if (conns[i]->state == C_WRITE) {
+				st.timeouts++;
+			}
+			conn_close(i--);
+		}
+		pfd[0] = (struct pollfd){ .fd = lfd, .events = POLLIN };
+		for (i = 0; i < n_conns; i++)
+			pfd[i + 1] = (struct pollfd){ .fd = conns[i]->fd,
+				.events = conns[i]->state == C_WRITE ? POLLOUT : POLLIN };
+		t = next - now();
+		if (t < 0)
+			t = 0;
+		ts.tv_sec = (time_t)t;
+		ts.tv_nsec = (long)((t - ts.tv_sec) * 1e9);
+		if (ppoll(pfd, n_conns + 1, &ts, &old) < 0) {
+			if (errno == EINTR)
+				continue;
+			bpfmem_err("poll: %s", strerror(errno));
+			break;
+		}
+		/* connections first (pfd[i + 1] is conns[i] as polled), then new ones */
+		for (i = n_conns - 1; i >= 0; i--)
+			if (pfd[i + 1].revents && !conn_io(conns[i], pfd[i + 1].revents))
+				conn_close(i);
+		if (pfd[0].revents & POLLIN)
+			accept_all(lfd);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+int cmd_exporter(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "listen", required_argument, NULL, 'l' },
+		{ "interval", required_argument, NULL, 'i' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{},
+	};
+	int c, lfd;
+
+	while ((c = getopt_long(argc, argv, "l:i:vh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'l': env.listen = optarg; break;
+		case 'i':
+			if (bpfmem_parse_seconds(optarg, &env.interval))
+				return 2;
+			break;
+		case 'v': env.verbose = true; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind < argc) {
+		bpfmem_err("unexpected argument '%s'", argv[optind]);
+		return 2;
+	}
+	{	/* bad input first: one line, exit 2 */
+		struct sockaddr_storage ss;
+		socklen_t len;
+
+		if (parse_listen(env.listen, &ss, &len))
+			return 2;
+	}
+	bpfmem_setup_signals();
+	if (bpfmem_loader_init(env.verbose))
+		return 1;
+	if (geteuid() != 0) {
+		bpfmem_err("no privilege to list BPF maps (needs CAP_SYS_ADMIN: run as root)");
+		return 1;
+	}
+	lfd = listen_on();
+	if (lfd < 0)
+		return 1;
+	st.maps.series = bpfmem_series_present();
+	if (bpfmem_maps_open() && env.verbose)
+		bpfmem_err("map iterator unavailable: elements by key iteration, memcg from owners");
+	st.stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+	if (st.stats_fd < 0)
+		bpfmem_err("BPF_ENABLE_STATS refused (%s): program run time and counts stay 0",
+			   strerror(errno));
+	fprintf(stderr, "bpfmem exporter: listening on http://%s/metrics\n", env.listen);
+	serve(lfd);
+	while (n_conns)
+		conn_close(n_conns - 1);
+	close(lfd);
+	if (st.stats_fd >= 0)
+		close(st.stats_fd);
+	bpfmem_maps_close();
+	bpfmem_maps_free(&st.maps);
+	free(st.progs);
+	return 0;
+}
