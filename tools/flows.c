@@ -8,7 +8,10 @@
  *
  * Every interval prints the flows with traffic in that interval (bytes and packets
  * of the interval; closed flows included with what they did before closing), top -T
- * by -s. Counters in the map are cumulative; deltas are computed here.
+ * by -s. Counters in the map are cumulative; deltas are computed here, so that the
+ * rows of all intervals add up to the traffic: every byte in exactly one interval
+ * (the map is read before the closed flows are drained, a flow closing in between is
+ * reported once, from its record).
  *
  * JSON (-j): one object per line.
  *  {"type":"start","hook":"fentry"|"kprobe","max_entries":N,"ringbuf":BYTES}  attached.
@@ -83,10 +86,14 @@ struct flow {
 	struct flow_val v;	/* totals */
 	struct flow_val d;	/* this interval (bytes/packets only) */
 	int reason;		/* closed flows: why */
+	int unseen;		/* st.prev: map reads since the flow was last in one */
 };
 
+/* reads a flow that left the map stays in st.prev waiting for its closed record */
+#define CARRY_READS	3
+
 static struct {
-	struct flow *prev;	/* last interval's live flows, sorted by key */
+	struct flow *prev;	/* what the last reads saw of each flow, sorted by flow_cmp */
 	size_t nprev;
 	struct flow *closed;	/* flows that ended this interval */
 	size_t nclosed, capclosed;
@@ -135,10 +142,15 @@ static void usage(FILE *f)
 		"buffer full, allocation failure): the counts are incomplete.\n");
 }
 
-static int key_cmp(const void *a, const void *b)
+/* A flow is its key and its start (a reused 5-tuple is a new flow). */
+static int flow_cmp(const void *a, const void *b)
 {
-	return memcmp(&((const struct flow *)a)->k, &((const struct flow *)b)->k,
-		      sizeof(struct flow_key));
+	const struct flow *x = a, *y = b;
+	int c = memcmp(&x->k, &y->k, sizeof(x->k));
+
+	if (c)
+		return c;
+	return x->v.first_ns < y->v.first_ns ? -1 : x->v.first_ns > y->v.first_ns;
 }
 
 static __u64 sort_val(const struct flow *f)
@@ -161,23 +173,77 @@ static int row_cmp(const void *a, const void *b)
 	vy = y->d.tx_pkts + y->d.rx_pkts;
 	if (vx != vy)
 		return vx < vy ? 1 : -1;
-	return key_cmp(a, b);
+	return flow_cmp(a, b);
 }
 
-/* Interval deltas: totals minus the previous totals of the same flow (same key and
- * the same first_ns: a reused 5-tuple is a new flow).
+/* Interval deltas: totals minus what the last reads saw of the same flow. A closed
+ * flow's record settles it: it is no longer carried in st.prev.
  */
 static void set_delta(struct flow *f)
 {
-	struct flow *p = st.nprev ? bsearch(f, st.prev, st.nprev, sizeof(*f), key_cmp) : NULL;
+	struct flow *p = st.nprev ? bsearch(f, st.prev, st.nprev, sizeof(*f), flow_cmp) : NULL;
 
 	f->d = f->v;
-	if (p && p->v.first_ns == f->v.first_ns) {
+	if (p) {
 		f->d.tx_bytes -= p->v.tx_bytes;
 		f->d.rx_bytes -= p->v.rx_bytes;
 		f->d.tx_pkts -= p->v.tx_pkts;
 		f->d.rx_pkts -= p->v.rx_pkts;
+		if (f->reason)
+			p->unseen = CARRY_READS;
 	}
+}
+
+/*
+ * The ring buffer is drained after the map read: a flow that closed in between is in
+ * both, and its record (final counts) replaces the live row. (Drained before the
+ * read, such a flow would be in neither, and its record would come an interval later
+ * than the read that last had it: its earlier counts reported twice.) @live sorted.
+ */
+static void drop_closed(struct flow *live, size_t *n)
+{
+	size_t i, j = 0;
+
+	for (i = 0; i < st.nclosed && *n; i++) {
+		struct flow *f = bsearch(&st.closed[i], live, *n, sizeof(*live), flow_cmp);
+
+		if (f)
+			f->reason = st.closed[i].reason;
+	}
+	for (i = 0; i < *n; i++)
+		if (!live[i].reason)
+			live[j++] = live[i];
+	*n = j;
+}
+
+/*
+ * The next interval's reference (takes @live, sorted): this read's flows, plus those
+ * of earlier reads that left the map with no closed record yet, for CARRY_READS reads.
+ * A record can come an interval late: the drain stops at a record that another CPU has
+ * reserved and not yet submitted.
+ */
+static void set_prev(struct flow *live, size_t n)
+{
+	struct flow *all = realloc(live, (n + st.nprev + 1) * sizeof(*live));
+	size_t i, m = n;
+
+	if (!all) {	/* nothing carried: a late record would count its flow again */
+		all = live;
+	} else {
+		for (i = 0; i < st.nprev; i++) {
+			struct flow *p = &st.prev[i];
+
+			if (p->unseen >= CARRY_READS ||
+			    (n && bsearch(p, all, n, sizeof(*p), flow_cmp)))
+				continue;
+			all[m] = *p;
+			all[m++].unseen++;
+		}
+		qsort(all, m, sizeof(*all), flow_cmp);
+	}
+	free(st.prev);
+	st.prev = all;
+	st.nprev = m;
 }
 
 static bool active(const struct flow *f)
@@ -346,6 +412,7 @@ static struct flow *read_flows(int fd, size_t *n)
 		out[i].k = keys[i];
 		out[i].v = vals[i];
 		out[i].reason = 0;
+		out[i].unseen = 0;
 	}
 	free(keys);
 	free(vals);
@@ -401,18 +468,22 @@ static int report(struct flows_bpf *skel, struct ring_buffer *rb)
 	FILE *o = stdout;
 	int err;
 
-	err = ring_buffer__consume(rb);
-	if (err < 0) {
-		bpfmem_err("cannot read the closed-flow ring buffer: %s", strerror(-err));
-		return -1;
-	}
 	live = read_flows(fd, &n);
 	if (!live) {
 		bpfmem_err("cannot read the flow map: %s", strerror(errno));
 		return -1;
 	}
 	now = mono_ns();
+	qsort(live, n, sizeof(*live), flow_cmp);
 	evict_idle(fd, live, &n, now);
+	/* after the read, see drop_closed() */
+	err = ring_buffer__consume(rb);
+	if (err < 0) {
+		bpfmem_err("cannot read the closed-flow ring buffer: %s", strerror(-err));
+		free(live);
+		return -1;
+	}
+	drop_closed(live, &n);
 	st.intervals++;
 	if ((long long)n > st.max_live)
 		st.max_live = n;
@@ -495,10 +566,7 @@ static int report(struct flows_bpf *skel, struct ring_buffer *rb)
 	}
 	fflush(o);
 	free(rows);
-	qsort(live, n, sizeof(*live), key_cmp);
-	free(st.prev);
-	st.prev = live;
-	st.nprev = n;
+	set_prev(live, n);
 	st.nclosed = 0;
 	return 0;
 }

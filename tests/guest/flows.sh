@@ -2,8 +2,9 @@
 # bpfmem flows in the guest: exact per-flow payload bytes against flowgen's known
 # traffic (loopback IPv4/IPv6, veth between two network namespaces), plausible packet
 # counts, closed-flow records and an empty map afterwards, unconnected UDP receivers
-# (one row per peer), churn, map-full and ring-buffer-full reporting, kprobe mode,
-# filters, tcptop side by side, JSON, errors.
+# (one row per peer), churn, interval sums equal to the traffic (no flow counted
+# twice), map-full and ring-buffer-full reporting, kprobe mode, filters, tcptop side
+# by side, JSON, errors.
 # usage: flows.sh FLAVOR   (needs --add /bin/ip --add /usr/sbin/tcptop)
 . /tests/lib.sh
 flavor=${1:-base}
@@ -13,8 +14,9 @@ NDGRAM=1000
 DGRAM=512
 CHURN=${FLOWS_CHURN:-10000}	# TCG does ~200-400 conn/s: ~40 s
 OW_N=1000 OW_SIZE=1234		# udp-oneway datagrams
+SUMN=2000 SUMCONC=32 SUMHOLD=120	# interval sums: connections held across map reads
 echo "# kernel $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs"
-[ "$flavor" = debug ] && CHURN=1000 && NCONN=4	# KASAN+lockdep: scaled down
+[ "$flavor" = debug ] && CHURN=1000 && NCONN=4 && SUMN=500	# KASAN+lockdep: scaled down
 
 # field KEY: value of "KEY": in a JSON line on stdin (numbers and strings)
 AWKLIB='function g(k,   m) {
@@ -128,6 +130,23 @@ check_oneway() {
 	done <"$gen"
 	[ "$nflows" -gt 0 ] || { echo "# no flows from flowgen udp-oneway"; bad=1; }
 	return $bad
+}
+
+# sum_bytes FILE PORT: "TX RX" summed over the rows of every interval (flows with
+# PORT as local or remote port): each byte once, whenever its flow closed
+sum_bytes() {
+	awk -v port="$2" '/"type":"interval"/ {
+		n = split($0, f, /\},\{/)
+		for (i = 1; i <= n; i++) {
+			if (f[i] !~ "\"lport\":" port "," && f[i] !~ "\"rport\":" port ",")
+				continue
+			if (match(f[i], /"tx_bytes":[0-9]+/))
+				tx += substr(f[i], RSTART + 11, RLENGTH - 11)
+			if (match(f[i], /"rx_bytes":[0-9]+/))
+				rx += substr(f[i], RSTART + 11, RLENGTH - 11)
+		}
+	}
+	END { print tx + 0, rx + 0 }' "$1"
 }
 
 last_interval() {	# last_interval FILE KEY
@@ -350,6 +369,20 @@ n=$(grep -c '"type":"closed","reason":"tcp_close"' /tmp/churn.json)
 [ "$n" = $((2 * CHURN)) ]; ok $? "churn: $((2 * CHURN)) closed records ($n)"
 grep '"type":"summary"' /tmp/churn.json | grep -q '"dropped":{"map_full":0,"alloc":0,"ringbuf":0'
 ok $? "churn: nothing dropped"
+
+# ---- interval sums: every byte counted once ----
+# Connections held open across map reads (-i 0.1, HOLD ms): many flows that were in
+# the last interval's read close right around the next one; the bytes summed over all
+# interval rows must be exactly what the workload sent (1 byte each way, 2 sockets)
+start_flows /tmp/sum.json -j -i 0.1 -T 0 --proto tcp
+flowgen churn 127.0.0.1 6003 $SUMN $SUMCONC $SUMHOLD >/tmp/sum.gen
+ok $? "churn: $SUMN connections, $SUMCONC at a time, held $SUMHOLD ms ($(cat /tmp/sum.gen))"
+sleep 1
+stop_flows
+set -- $(sum_bytes /tmp/sum.json 6003)
+d=$(grep '"type":"summary"' /tmp/sum.json | grep -c '"dropped":{"map_full":0,"alloc":0,"ringbuf":0,"args":0')
+[ "$1" = $((2 * SUMN)) ] && [ "$2" = $((2 * SUMN)) ] && [ "$d" = 1 ]
+ok $? "interval rows sum to the traffic: tx $1 rx $2 bytes, expected $((2 * SUMN)) each (nothing dropped: $d)"
 
 # ---- map full and ring buffer full are reported ----
 start_flows /tmp/full.txt --max-entries 4 -i 1 --closed
