@@ -97,12 +97,15 @@ struct {
 	__uint(max_entries, 1 << 19);	/* --ringbuf */
 } closed SEC(".maps");
 
-/* kprobe mode only: the arguments of a send/recv until its kretprobe */
+/* kprobe mode only: the arguments of a send/recv until its kretprobe, per thread */
 struct call_args {
 	struct sock *sk;
 	struct msghdr *msg;
 	int flags;
+	__u32 fn;		/* enum kprobe_fn of the call that stashed them */
 };
+
+enum kprobe_fn { KP_TCP_SENDMSG = 1, KP_TCP_RECVMSG, KP_UDP_SENDMSG, KP_UDPV6_SENDMSG };
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -560,28 +563,43 @@ int BPF_PROG(fe_udpv6_destroy_sock, struct sock *sk)
 	return 0;
 }
 
-/* ---- kprobe fallback: kprobe stashes the arguments, kretprobe has the return ---- */
+/*
+ * ---- kprobe fallback: kprobe stashes the arguments, kretprobe has the return ----
+ *
+ * A kretprobe misses returns when more calls are in flight than it has instances
+ * (maxactive, e.g. many threads blocked in recvmsg): their entries are replaced by
+ * the thread's next call, never used by another function's return (fn), and deleted
+ * when the thread exits (sched_process_exit), so the map cannot fill with them.
+ */
 
-static __always_inline void stash(struct sock *sk, struct msghdr *msg, int flags)
+static __always_inline void stash(struct sock *sk, struct msghdr *msg, int flags, __u32 fn)
 {
 	__u64 id = bpf_get_current_pid_tgid();
-	struct call_args a = { .sk = sk, .msg = msg, .flags = flags };
+	struct call_args a = { .sk = sk, .msg = msg, .flags = flags, .fn = fn };
 
 	if (bpf_map_update_elem(&args, &id, &a, BPF_ANY))
 		drop(DROP_ARGS);
 }
 
-static __always_inline struct call_args *unstash(__u64 *id)
+/* the arguments of this thread's call of @fn (deleted from the map by the caller) */
+static __always_inline struct call_args *unstash(__u64 *id, __u32 fn)
 {
+	struct call_args *a;
+
 	*id = bpf_get_current_pid_tgid();
-	return bpf_map_lookup_elem(&args, id);
+	a = bpf_map_lookup_elem(&args, id);
+	if (a && a->fn != fn) {	/* left by another function whose return was missed */
+		bpf_map_delete_elem(&args, id);
+		return NULL;
+	}
+	return a;
 }
 
-#define KPROBE_PAIR(fn, entry_flags, body)						\
+#define KPROBE_PAIR(fn, id_fn, entry_flags, body)					\
 SEC("kprobe/" #fn)									\
 int BPF_KPROBE(kp_##fn, struct sock *sk, struct msghdr *msg, size_t len, int flags)	\
 {											\
-	stash(sk, msg, entry_flags);							\
+	stash(sk, msg, entry_flags, id_fn);						\
 	return 0;									\
 }											\
 SEC("kretprobe/" #fn)									\
@@ -590,7 +608,7 @@ int BPF_KRETPROBE(krp_##fn, int ret)							\
 	struct call_args *a;								\
 	__u64 id;									\
 											\
-	a = unstash(&id);								\
+	a = unstash(&id, id_fn);							\
 	if (!a)										\
 		return 0;								\
 	body;										\
@@ -598,10 +616,20 @@ int BPF_KRETPROBE(krp_##fn, int ret)							\
 	return 0;									\
 }
 
-KPROBE_PAIR(tcp_sendmsg, 0, on_tcp_msg(a->sk, ret, true, 0))
-KPROBE_PAIR(tcp_recvmsg, flags, on_tcp_msg(a->sk, ret, false, a->flags))
-KPROBE_PAIR(udp_sendmsg, 0, on_udp_send(a->sk, a->msg, ret, true))
-KPROBE_PAIR(udpv6_sendmsg, 0, on_udp_send(a->sk, a->msg, ret, false))
+KPROBE_PAIR(tcp_sendmsg, KP_TCP_SENDMSG, 0, on_tcp_msg(a->sk, ret, true, 0))
+KPROBE_PAIR(tcp_recvmsg, KP_TCP_RECVMSG, flags, on_tcp_msg(a->sk, ret, false, a->flags))
+KPROBE_PAIR(udp_sendmsg, KP_UDP_SENDMSG, 0, on_udp_send(a->sk, a->msg, ret, true))
+KPROBE_PAIR(udpv6_sendmsg, KP_UDPV6_SENDMSG, 0, on_udp_send(a->sk, a->msg, ret, false))
+
+/* a thread's entry left by a missed kretprobe (kprobe mode: loaded with the kprobes) */
+SEC("tp/sched/sched_process_exit")
+int tp_sched_process_exit(void *ctx)
+{
+	__u64 id = bpf_get_current_pid_tgid();
+
+	bpf_map_delete_elem(&args, &id);
+	return 0;
+}
 
 SEC("kprobe/skb_consume_udp")
 int BPF_KPROBE(kp_skb_consume_udp, struct sock *sk, struct sk_buff *skb, int len)

@@ -15,6 +15,7 @@ DGRAM=512
 CHURN=${FLOWS_CHURN:-10000}	# TCG does ~200-400 conn/s: ~40 s
 OW_N=1000 OW_SIZE=1234		# udp-oneway datagrams
 SUMN=2000 SUMCONC=32 SUMHOLD=120	# interval sums: connections held across map reads
+KPMISS=24			# calls blocked at once (kretprobe maxactive: max(10, 2 x CPUs))
 echo "# kernel $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs"
 [ "$flavor" = debug ] && CHURN=1000 && NCONN=4 && SUMN=500	# KASAN+lockdep: scaled down
 
@@ -293,6 +294,22 @@ grep -q '"hook":"kprobe"' /tmp/kp.json; ok $? "kprobe mode reported"
 check_gen /tmp/kp.json /tmp/kp.gen 65476
 ok $? "kprobe: exact bytes, packets in bounds"
 [ "$(last_interval /tmp/kp.json live_flows)" = 0 ]; ok $? "kprobe: map empty afterwards"
+
+# ---- kprobe mode: a missed kretprobe leaves no args entry behind ----
+# more calls blocked at once (tcp_recvmsg) than the kretprobe has instances
+# (maxactive): the returns of some are missed, their entries must go when their
+# processes exit
+start_flows /tmp/kpm.json -j -i 1 --hook kprobe
+flowgen block 127.0.0.1 5100 $KPMISS 2 >/tmp/kpm.gen
+ok $? "flowgen block: $(cat /tmp/kpm.gen)"
+sleep 1.5
+stop_flows
+n=$(grep '"type":"summary"' /tmp/kpm.json | sed 's/.*"name":"args"//' | awk "$AWKLIB"' { print g("elements") }')
+if [ -n "$n" ]; then
+	[ "$n" = 0 ]; ok $? "kprobe: $KPMISS calls blocked at once, all killed: args map empty ($n entries)"
+else
+	skip "kprobe: args entries after missed kretprobes" "kernel without the bpfmem series (no fdinfo elements)"
+fi
 
 # ---- filters ----
 start_flows /tmp/f4.json -j --closed -i 1 -4 --proto udp

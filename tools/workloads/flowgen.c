@@ -20,6 +20,9 @@
  *   flowgen churn ADDR PORT N [CONC [HOLD_MS]] N short TCP connections (1 byte each
  *                                              way), CONC at a time (default 1), each
  *                                              held open HOLD_MS after its echo
+ *   flowgen block ADDR PORT N SECONDS          N processes blocked in recv() on TCP
+ *                                              connections that stay silent, killed
+ *                                              (SIGKILL) after SECONDS
  *   flowgen bulk ADDR PORT SECONDS             one TCP connection, send for SECONDS,
  *                                              prints "bulk MBPS MB/s"
  *   flowgen rate ADDR PORT SECONDS             short connections for SECONDS, prints
@@ -455,6 +458,42 @@ static int churn(const struct addr *a, long n, long conc, long hold_ms, double s
 	return 0;
 }
 
+/* N calls in flight at once: processes blocked in tcp_recvmsg, killed there. */
+static int block(const struct addr *a, long n, double secs)
+{
+	int lfd = listener(a, SOCK_STREAM, NULL), *fds = calloc(2 * n + 1, sizeof(int));
+	pid_t *kids = calloc(n + 1, sizeof(pid_t));
+	long i;
+
+	if (!fds || !kids)
+		die("calloc");
+	for (i = 0; i < n; i++) {
+		fds[2 * i] = connect_to(a);
+		fds[2 * i + 1] = accept(lfd, NULL, NULL);
+		if (fds[2 * i + 1] < 0)
+			die("accept");
+		kids[i] = fork();
+		if (kids[i] < 0)
+			die("fork");
+		if (kids[i] == 0) {
+			recv(fds[2 * i + 1], buf, 1, 0);
+			_exit(1);
+		}
+	}
+	usleep(secs * 1e6);
+	for (i = 0; i < n; i++)
+		kill(kids[i], SIGKILL);
+	for (i = 0; i < n; i++)
+		waitpid(kids[i], NULL, 0);
+	printf("block %ld processes killed in recv\n", n);
+	for (i = 0; i < 2 * n; i++)
+		close(fds[i]);
+	close(lfd);
+	free(fds);
+	free(kids);
+	return 0;
+}
+
 static int bulk(const struct addr *a, double secs)
 {
 	int lfd = listener(a, SOCK_STREAM, NULL), fd;
@@ -689,6 +728,8 @@ int main(int argc, char **argv)
 			     argc > 6 ? num(argv[6]) : 0, 0, false);
 	if (!strcmp(cmd, "rate"))
 		return churn(&a, 0, 1, 0, atof(argv[4]), true);
+	if (!strcmp(cmd, "block") && argc >= 6)
+		return block(&a, num(argv[4]), atof(argv[5]));
 	if (!strcmp(cmd, "bulk"))
 		return bulk(&a, atof(argv[4]));
 	fail("unknown command or missing arguments: %s", cmd);
