@@ -11,13 +11,41 @@
 #  - after the maps are closed, the allocator registry holds none of theirs and its
 #    cached + pending bytes return to the baseline;
 #  - a kmemleak scan finds no leak (the harness fails any splat).
-# On kernels without fault injection (base, rt) it says so and skips.
+# Also bad input to the series' interfaces: out-of-range and malformed writes to
+# kernel.bpf_force_dyn_alloc, and the debugfs registry read while maps come and go.
+# On kernels without fault injection (base, rt) the injection part says so and skips.
 # usage: faults.sh FLAVOR
 . /tests/lib.sh
 flavor=${1:-debug}
 D=/sys/kernel/debug
 n=4000
 echo "# kernel $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs"
+
+# --- bad input to the series' interfaces ----------------------------------------------
+sysctl=/proc/sys/kernel/bpf_force_dyn_alloc
+if [ -f $sysctl ]; then
+	for v in -1 2 99999999999999999999 abc 1x; do
+		if echo "$v" >$sysctl 2>/dev/null; then r=accepted; else r=refused; fi
+		[ $r = refused ] && [ "$(cat $sysctl)" = 0 ]
+		ok $? "bpf_force_dyn_alloc: write of '$v' $r, value stays $(cat $sysctl)"
+	done
+fi
+# the registry read while maps come and go: every read is whole and well formed
+( while [ ! -f /tmp/churn.stop ]; do mapfill -n 64 -b 16 -t hash >/dev/null 2>&1; done ) &
+churn=$!
+reads=0 badreads=0
+while [ $reads -lt 200 ]; do
+	cat $D/bpf/mem_alloc >/tmp/reg.txt
+	if [ "$(tail -n1 /tmp/reg.txt | cut -d' ' -f1)" != "total:" ] ||
+		grep -qv '^owner=[^ ]* map_id=[0-9]* map_name=[^ ]* mode=\|^total: allocators=' /tmp/reg.txt; then
+		badreads=$((badreads + 1))
+	fi
+	reads=$((reads + 1))
+done
+touch /tmp/churn.stop
+wait $churn
+[ $badreads = 0 ]
+ok $? "registry read $reads times while maps are created and destroyed: $badreads malformed"
 
 if [ ! -d $D/failslab ] || [ ! -d $D/fail_page_alloc ]; then
 	skip "fault injection" "kernel without CONFIG_FAILSLAB/FAIL_PAGE_ALLOC debugfs ($flavor)"
