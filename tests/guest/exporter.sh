@@ -1,0 +1,246 @@
+# SPDX-License-Identifier: GPL-2.0
+# bpfmem exporter: scrapes (busybox wget, nc) parse (prom-check), a known map's
+# memlock and elements equal its fdinfo, OpenMetrics on request, program stats held
+# only while running, malformed requests (bad method, '..' path, oversized header,
+# garbage, slow client, too many connections) get their status and the exporter
+# keeps serving, scrapes while ~100 maps are created and destroyed are all whole,
+# SIGTERM ends it with exit 0, bad options are refused.
+# usage: exporter.sh FLAVOR (base)
+. /tests/lib.sh
+flavor=${1:-base}
+CG=/sys/fs/cgroup/bpfmem-exp
+URL=http://127.0.0.1:9731
+echo "# kernel $flavor"
+
+# one request on a raw connection; the response (headers and body) on stdout
+raw() {	# raw REQUEST_TEXT (printf format)
+	printf "$1" | timeout 20 nc 127.0.0.1 9731
+}
+status_of() {	# status_of FILE: the status code of a raw response
+	sed -n '1s/^HTTP\/1\.1 \([0-9]*\) .*/\1/p' "$1" | tr -d '\r'
+}
+scrape() {	# scrape FILE: GET /metrics into FILE
+	timeout 20 wget -q -O "$1" $URL/metrics
+}
+value() {	# value FILE SERIES_PREFIX: the value of the first sample starting with it
+	awk -v p="$2" 'index($0, p) == 1 { print $NF; exit }' "$1"
+}
+
+maps-holder -c $CG >/tmp/mh.txt 2>/tmp/mh.err &
+hpid=$!
+wait_for '^ready' /tmp/mh.txt $hpid; ok $? "maps-holder created its maps (pid $hpid)"
+fdseries=no
+cat /proc/$hpid/fdinfo/* 2>/dev/null | grep -q '^elements:' && fdseries=yes
+echo "# fdinfo series lines: $fdseries"
+
+bpfmem exporter >/tmp/exp.out 2>/tmp/exp.err &
+epid=$!
+wait_for 'listening on' /tmp/exp.err $epid; ok $? "exporter listens (default 127.0.0.1:9731)"
+sed 's/^/# exporter: /' /tmp/exp.err
+# BPF_ENABLE_STATS: an fd that keeps run-time stats on while held (the sysctl does not show it)
+ls -l /proc/$epid/fd | grep -q 'anon_inode:bpf-stats'; ok $? "exporter holds a BPF_ENABLE_STATS fd"
+
+scrape /tmp/m.txt; ok $? "GET /metrics"
+prom-check </tmp/m.txt >/tmp/pc.txt 2>&1; ok $? "scrape is valid text format 0.0.4 ($(cat /tmp/pc.txt))"
+missing=""
+for f in bpfmem_map_memlock_bytes bpfmem_map_elements bpfmem_map_max_entries \
+	bpfmem_map_utilisation_ratio bpfmem_memcg_memory_current_bytes \
+	bpfmem_memcg_slab_unreclaimable_bytes bpfmem_memcg_percpu_bytes \
+	bpfmem_prog_run_time_seconds_total bpfmem_prog_runs_total \
+	bpfmem_prog_recursion_misses_total bpfmem_exporter_scrape_duration_seconds \
+	bpfmem_exporter_read_errors_total; do
+	grep -q "^# HELP $f " /tmp/m.txt && grep -q "^# TYPE $f " /tmp/m.txt || missing="$missing $f"
+done
+[ -z "$missing" ]; ok $? "HELP and TYPE of every family${missing:+ -- missing:$missing}"
+
+# the holder's maps against their fdinfo
+holder_fdinfo() {
+	local f
+	for f in /proc/$hpid/fdinfo/*; do
+		grep -q "^map_id:[[:space:]]*$1\$" $f 2>/dev/null && { cat $f; return; }
+	done
+}
+while read -r _ name _ id _ type _ key _ value _ max _ flags _ elems _ memlock; do
+	bad=""
+	fdi=$(holder_fdinfo $id)
+	kmem=$(echo "$fdi" | sed -n 's/^memlock:[[:space:]]*//p')
+	kel=$(echo "$fdi" | sed -n 's/^elements:[[:space:]]*//p')
+	[ -n "$kel" ] || kel=$elems	# without the series: what the holder put in
+	labels="{id=\"$id\",name=\"$name\","
+	got=$(value /tmp/m.txt "bpfmem_map_memlock_bytes$labels")
+	[ "$got" = "$kmem" ] || bad="$bad memlock=$got (fdinfo $kmem)"
+	got=$(value /tmp/m.txt "bpfmem_map_elements$labels")
+	if [ $name = mh_queue ]; then
+		[ -z "$got" ] || bad="$bad elements=$got (want no series)"
+	else
+		[ "$got" = "$kel" ] || bad="$bad elements=$got (fdinfo $kel)"
+	fi
+	got=$(value /tmp/m.txt "bpfmem_map_max_entries$labels")
+	[ "$got" = "$max" ] || bad="$bad max_entries=$got"
+	grep -F "bpfmem_map_memlock_bytes$labels" /tmp/m.txt |
+		grep -q 'memcg="/bpfmem-exp",owner="maps-holder"}' || bad="$bad memcg/owner labels"
+	[ -z "$bad" ]; ok $? "map $name (id $id): memlock $kmem, elements, max_entries, labels${bad:+ -- wrong:$bad}"
+done <<EOF
+$(grep '^map ' /tmp/mh.txt)
+EOF
+grep '^bpfmem_map_.*mh_hash_dyn' /tmp/m.txt | sed 's/^/# /'
+got=$(value /tmp/m.txt 'bpfmem_map_utilisation_ratio{id="'"$(awk '$2 == "mh_hash_dyn" { print $4 }' /tmp/mh.txt)"'"')
+[ "$got" = 0.3 ]; ok $? "utilisation of mh_hash_dyn (300 of 1000) is 0.3 (got $got)"
+grep -q '^bpfmem_memcg_memory_current_bytes{memcg="/bpfmem-exp"} [1-9]' /tmp/m.txt
+ok $? "memory.current of the holder's memcg"
+grep -q '^bpfmem_prog_runs_total{id="[0-9]*",name="dump_maps",type="tracing"} [1-9]' /tmp/m.txt
+ok $? "program stats: the exporter's own map iterator has runs"
+grep -q '^bpfmem_prog_stats_enabled 1$' /tmp/m.txt; ok $? "bpfmem_prog_stats_enabled 1"
+
+# formats, index, HEAD
+timeout 20 wget -q -S -O /tmp/om.txt --header 'Accept: application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5' \
+	$URL/metrics 2>/tmp/om.hdr
+rc=$?
+[ $rc = 0 ] && grep -qi 'Content-Type: application/openmetrics-text; version=1.0.0' /tmp/om.hdr &&
+	[ "$(tail -n1 /tmp/om.txt)" = '# EOF' ] && grep -q '^# TYPE bpfmem_prog_runs counter$' /tmp/om.txt &&
+	grep -q '^bpfmem_prog_runs_total{' /tmp/om.txt
+ok $? "OpenMetrics when Accept asks: content type, counter families, # EOF"
+timeout 20 wget -q -S -O /dev/null $URL/metrics 2>/tmp/txt.hdr
+grep -qi 'Content-Type: text/plain; version=0.0.4' /tmp/txt.hdr && ! grep -q '# EOF' /tmp/m.txt
+ok $? "text format 0.0.4 by default, no # EOF"
+timeout 20 wget -q -O /tmp/index.txt $URL/ && [ "$(wc -l </tmp/index.txt)" = 1 ] &&
+	grep -q '/metrics' /tmp/index.txt
+ok $? "GET /: one-line index ($(cat /tmp/index.txt))"
+raw 'HEAD /metrics HTTP/1.1\r\nHost: x\r\n\r\n' >/tmp/head.txt
+len=$(sed -n 's/^Content-Length: \([0-9]*\).*/\1/p' /tmp/head.txt)
+[ "$(status_of /tmp/head.txt)" = 200 ] && [ "${len:-0}" -gt 1000 ] &&
+	[ "$(tail -c 2 /tmp/head.txt | od -An -c | tr -d ' ')" = '\r\n' ]
+ok $? "HEAD /metrics: 200, Content-Length $len, no body"
+
+# malformed requests
+check_status() {	# check_status WANT DESC REQUEST
+	raw "$3" >/tmp/r.txt
+	got=$(status_of /tmp/r.txt)
+	[ "$got" = "$1" ]; ok $? "$2: $1 (got ${got:-nothing})"
+}
+check_status 404 "unknown path" 'GET /nope HTTP/1.1\r\nHost: x\r\n\r\n'
+check_status 405 "POST" 'POST /metrics HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n'
+grep -q '^Allow: GET, HEAD' /tmp/r.txt; ok $? "405 names the allowed methods"
+check_status 405 "DELETE" 'DELETE / HTTP/1.1\r\nHost: x\r\n\r\n'
+check_status 400 "'..' path" 'GET /../../etc/passwd HTTP/1.1\r\nHost: x\r\n\r\n'
+check_status 400 "encoded '..' path" 'GET /metrics/%%2e%%2e/x HTTP/1.1\r\nHost: x\r\n\r\n'
+check_status 400 "garbage request line" 'hello there\r\n\r\n'
+check_status 400 "HTTP/1.1 without Host" 'GET /metrics HTTP/1.1\r\n\r\n'
+check_status 400 "header without a colon" 'GET /metrics HTTP/1.1\r\nHost: x\r\nbogus\r\n\r\n'
+check_status 505 "HTTP/2.0 request line" 'GET /metrics HTTP/2.0\r\nHost: x\r\n\r\n'
+big=$(head -c 9000 /dev/zero | tr '\0' a)
+check_status 431 "9000-byte header" "GET /metrics HTTP/1.1\\r\\nHost: x\\r\\nX-Big: $big\\r\\n\\r\\n"
+check_status 414 "9000-byte request line" "GET /$big HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n"
+scrape /tmp/m2.txt && prom-check </tmp/m2.txt >/dev/null; ok $? "still serving after the malformed requests"
+
+# slowloris: a client that sends half a request and waits does not block others
+(printf 'GET /metrics HTTP/1.1\r\nHost: x\r\n'; sleep 9) | timeout 20 nc 127.0.0.1 9731 >/tmp/slow.txt &
+spid=$!
+sleep 1
+t0=$(date +%s)
+scrape /tmp/m3.txt && prom-check </tmp/m3.txt >/dev/null
+rc=$?
+t1=$(date +%s)
+[ $rc = 0 ] && [ $((t1 - t0)) -le 3 ]; ok $? "a scrape during a slow client is served at once ($((t1 - t0)) s)"
+wait $spid
+[ "$(status_of /tmp/slow.txt)" = 408 ]; ok $? "the slow client gets 408 after the read timeout"
+
+# connection cap: 40 idle connections, the ones over 32 get 503, then all time out
+i=0
+idle=""
+while [ $i -lt 40 ]; do
+	sleep 7 | timeout 20 nc 127.0.0.1 9731 >/tmp/idle.$i.txt &
+	idle="$idle $!"
+	i=$((i + 1))
+done
+sleep 2
+n503=$(cat /tmp/idle.*.txt | grep -c '^HTTP/1.1 503')
+[ "$n503" -ge 8 ]; ok $? "connections over the cap get 503 ($n503 of 40)"
+wait $idle
+n408=$(cat /tmp/idle.*.txt | grep -c '^HTTP/1.1 408')
+[ $((n503 + n408)) = 40 ]; ok $? "the idle ones got 408 ($n408), none left hanging"
+scrape /tmp/m4.txt && prom-check </tmp/m4.txt >/dev/null; ok $? "still serving after the connection flood"
+rm -f /tmp/idle.*.txt
+
+# scrapes while ~100 maps are created and destroyed: every body is whole and parses
+mkdir -p /tmp/churn
+touch /tmp/churn.on
+(
+	k=0
+	while [ -e /tmp/churn.on ]; do
+		scrape /tmp/churn/$k.txt || echo "scrape $k failed" >>/tmp/churn/failed
+		k=$((k + 1))
+	done
+) &
+cpid=$!
+j=0
+while [ $j -lt 17 ]; do	# 17 x 6 maps
+	maps-holder >/tmp/ch.txt 2>&1 &
+	p=$!
+	wait_for '^ready' /tmp/ch.txt $p
+	kill $p
+	wait $p 2>/dev/null
+	j=$((j + 1))
+done
+rm /tmp/churn.on
+wait $cpid
+n=0
+bad=0
+for f in /tmp/churn/*.txt; do
+	n=$((n + 1))
+	if ! prom-check <$f >/dev/null 2>/tmp/pc.err ||
+	   [ "$(tail -n1 $f | cut -d' ' -f1)" != bpfmem_exporter_request_timeouts_total ]; then
+		bad=$((bad + 1))
+		sed "s|^|# $f: |" /tmp/pc.err
+	fi
+done
+[ ! -e /tmp/churn/failed ]; ok $? "no scrape failed during the churn"
+[ $n -ge 5 ] && [ $bad = 0 ]; ok $? "all $n scrapes during the churn are whole and parse ($bad bad)"
+scrape /tmp/m5.txt
+value /tmp/m5.txt 'bpfmem_exporter_read_errors_total{kind="map"}' | sed 's/^/# read errors (map): /'
+[ "$(grep -c '^bpfmem_map_memlock_bytes{' /tmp/m5.txt)" = "$(grep -c '^bpfmem_map_memlock_bytes{' /tmp/m.txt)" ]
+ok $? "after the churn: series only for the maps that exist"
+for code in 400 404 405 408 414 431 503; do
+	v=$(value /tmp/m5.txt "bpfmem_exporter_http_requests_total{code=\"$code\"}")
+	[ "${v:-0}" -ge 1 ] || echo "# requests with $code: ${v:-none}"
+done
+[ "$(value /tmp/m5.txt 'bpfmem_exporter_http_requests_total{code="400"}')" -ge 5 ] &&
+	[ "$(value /tmp/m5.txt 'bpfmem_exporter_connections_rejected_total')" -ge 8 ]
+ok $? "the exporter counts the bad requests and the rejected connections"
+
+# bad options, port in use
+bpfmem exporter --listen bogus >/dev/null 2>/tmp/err.txt
+[ $? = 2 ] && [ "$(wc -l </tmp/err.txt)" = 1 ] && grep -q 'invalid listen address' /tmp/err.txt
+ok $? "bad --listen: one-line error, exit 2"
+bpfmem exporter --listen 127.0.0.1:70000 >/dev/null 2>/tmp/err.txt
+[ $? = 2 ]; ok $? "port out of range: exit 2"
+bpfmem exporter --interval 0 >/dev/null 2>/tmp/err.txt
+[ $? = 2 ] && grep -q 'invalid number of seconds' /tmp/err.txt; ok $? "bad --interval: exit 2"
+timeout 20 bpfmem exporter >/dev/null 2>/tmp/err.txt
+[ $? = 1 ] && grep -q 'cannot listen on 127.0.0.1:9731' /tmp/err.txt; ok $? "port in use: one-line error, exit 1"
+
+# SIGTERM
+kill -TERM $epid
+( sleep 30; kill -KILL $epid 2>/dev/null ) &
+dog=$!
+wait $epid
+rc=$?
+kill $dog 2>/dev/null
+[ $rc = 0 ]; ok $? "SIGTERM: exit 0 (rc $rc)"
+# --interval: a collection is reused within the interval
+bpfmem exporter --listen 127.0.0.1:9732 --interval 60 2>/tmp/exp2.err &
+e2=$!
+wait_for 'listening on' /tmp/exp2.err $e2
+timeout 20 wget -q -O /tmp/i1.txt http://127.0.0.1:9732/metrics
+timeout 20 wget -q -O /tmp/i2.txt http://127.0.0.1:9732/metrics
+[ "$(value /tmp/i1.txt bpfmem_exporter_collections_total)" = 1 ] &&
+	[ "$(value /tmp/i2.txt bpfmem_exporter_collections_total)" = 1 ]
+ok $? "--interval 60: two scrapes, one collection"
+kill -INT $e2
+wait $e2
+ok $? "SIGINT: exit 0"
+
+kill $hpid
+wait $hpid 2>/dev/null
+rmdir $CG 2>/dev/null
+done_testing
