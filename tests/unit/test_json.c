@@ -48,17 +48,6 @@ static int utf8_valid(const unsigned char *s, size_t len)
 	return 1;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /*
  * Strict JSON string literal: the whole of @s, valid UTF-8, no raw control
  * characters, only the escapes JSON defines. Decodes into @out, \u00XX as the byte
@@ -94,9 +83,9 @@ static long json_literal(const char *s, size_t len, unsigned char *out)
 			if (end - p < 5)
 				return -1;
 			for (k = 1; k <= 4; k++) {
-				if (hexval(p[k]) < 0)
+				if (bpfmem_hexval(p[k]) < 0)
 					return -1;
-				v = v << 4 | hexval(p[k]);
+				v = v << 4 | bpfmem_hexval(p[k]);
 			}
 			if (v > 0xff)	/* the writer never escapes above U+00FF */
 				return -1;

@@ -83,6 +83,8 @@ int bpfmem_parse_ma_totals(const char *line, struct bpfmem_ma_totals *t);
  */
 void bpfmem_json_str(FILE *f, const char *s);
 void bpfmem_json_strn(FILE *f, const char *s, size_t len);
+/* Value of the hex digit @c (either case), -1 if it is none. */
+int bpfmem_hexval(char c);
 /* Length of the valid UTF-8 sequence at @s (at most @len bytes), 0 if invalid. */
 int bpfmem_utf8_len(const unsigned char *s, size_t len);
 

@@ -391,6 +391,17 @@ int bpfmem_ma_totals(struct bpfmem_ma_totals *t)
 	return ret;
 }
 
+int bpfmem_hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
 int bpfmem_utf8_len(const unsigned char *s, size_t len)
 {
 	unsigned char c = s[0];

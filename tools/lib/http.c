@@ -82,17 +82,6 @@ static bool tchar(char c)	/* RFC 9110 token character */
 	       (c && strchr("!#$%&'*+-.^_`|~", c));
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* origin-form target [s, e) into req->path: 0 or an HTTP status */
 static int parse_target(const char *s, const char *e, struct bpfmem_http_req *req)
 {
@@ -109,7 +98,7 @@ static int parse_target(const char *s, const char *e, struct bpfmem_http_req *re
 		if (c == '%') {
 			int hi, lo;
 
-			if (e - s < 3 || (hi = hexval(s[1])) < 0 || (lo = hexval(s[2])) < 0)
+			if (e - s < 3 || (hi = bpfmem_hexval(s[1])) < 0 || (lo = bpfmem_hexval(s[2])) < 0)
 				return 400;
 			c = hi << 4 | lo;
 			if (!c)
