@@ -2,7 +2,9 @@
 # Syscall updates of BPF_F_NO_PREALLOC hash and LRU hash maps in a memory cgroup at its
 # limit (series patches 8 and 9): workload reclaimfill fills a map from user space
 # while a sibling task on the same CPU calls getpgid(MAGIC) and a kprobe counts them.
-#  - memory.high just above the cgroup's usage: reclaim, no failed update;
+#  - memory.high just above the cgroup's usage: reclaim, no failed update (on
+#    PREEMPT_RT the refills charged by the irq_work kthread are not reclaimed: the
+#    memory.high events check is skipped there);
 #  - memory.max just above it: updates fail with ENOMEM (counted in alloc_failures),
 #    never the OOM killer, and the map stays consistent;
 #  - in both, the reservation that may sleep in reclaim is taken before
@@ -26,11 +28,19 @@ for t in hash lru; do
 		okn=$(v ok) enomem=$(v enomem) other=$(v other) el=$(v elements) keys=$(v keys)
 		bad=$(v bad) calls=$(v calls) counted=$(v counted) misses=$(v misses)
 		evhigh=$(v ev_high) evmax=$(v ev_max) oom=$(v oom_kill) af=$(v alloc_failures)
+		limit=$(v limit) peak=$(v peak)
 		if [ $m = high ]; then
 			[ "$okn" = $n ] && [ "$enomem" = 0 ] && [ "$other" = 0 ]
 			ok $? "$t high: all $n updates succeed under memory.high ($okn ok, $enomem ENOMEM, $other other)"
-			[ "${evhigh:-0}" -gt 0 ]
-			ok $? "$t high: the cgroup went over memory.high ($evhigh high events)"
+			[ "${peak:-0}" -gt "${limit:-0}" ]
+			ok $? "$t high: the fill went over memory.high (peak $peak > $limit)"
+			if [ "$flavor" = rt ]; then
+				skip "$t high: memory.high reclaim ran ($evhigh high events)" \
+					"PREEMPT_RT: refills run in the irq_work kthread, whose over-high charges are never reclaimed (upstream memcg: high reclaim runs on return to user space)"
+			else
+				[ "${evhigh:-0}" -gt 0 ]
+				ok $? "$t high: memory.high reclaim ran ($evhigh high events)"
+			fi
 		else
 			[ "${enomem:-0}" -gt 0 ] && [ "$other" = 0 ] && [ "${okn:-0}" -gt 0 ]
 			ok $? "$t max: updates fail with ENOMEM at memory.max ($okn ok, $enomem ENOMEM, $other other)"

@@ -17,11 +17,11 @@
  *
  * Prints one line of "key value" pairs:
  *   reclaimfill TYPE MODE entries N ok N enomem N other N elements N keys N bad N
- *   calls N counted N misses N ev_high N ev_max N oom_kill N alloc_failures N
+ *   calls N counted N misses N ev_high N ev_max N oom_kill N alloc_failures N limit N peak N
  * elements: fdinfo; keys: what an iteration finds; bad: keys reported written that
  * cannot be read back with their value; calls: the sibling's getpgid calls; counted:
  * the kprobe's count; misses: the program's recursion_misses; ev_*: memory.events of
- * the cgroup.
+ * the cgroup; limit: the memory.high or memory.max set; peak: memory.peak.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -266,12 +266,13 @@ int main(int argc, char **argv)
 
 	printf("reclaimfill %s %s entries %d ok %ld enomem %ld other %ld elements %lld keys %ld "
 	       "bad %ld calls %ld counted %llu misses %llu ev_high %lld ev_max %lld "
-	       "oom_kill %lld alloc_failures %lld\n",
+	       "oom_kill %lld alloc_failures %lld limit %lld peak %lld\n",
 	       tname, mode, entries, ok, enomem, other, wl_fdinfo(fd, "elements"),
 	       wl_count_keys(fd), bad, sh->calls, (unsigned long long)skel->bss->calls,
 	       (unsigned long long)info.recursion_misses, wl_cg_read("memory.events", "high"),
 	       wl_cg_read("memory.events", "max"), wl_cg_read("memory.events", "oom_kill"),
-	       wl_fdinfo(fd, "alloc_failures"));
+	       wl_fdinfo(fd, "alloc_failures"), cur + slack_kb * 1024,
+	       wl_cg_read("memory.peak", NULL));
 	close(fd);
 	write_file("/sys/fs/cgroup/cgroup.procs", "0");
 	rmdir(cg);
