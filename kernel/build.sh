@@ -175,4 +175,4 @@ echo "$key" >"$out/.bpfmem-key"
 stage "done: $out/arch/x86/boot/bzImage ($(du -h "$out/arch/x86/boot/bzImage" | cut -f1))"
 echo "$out"
 }
-main "$@"
+main "$@"; exit $?	# one line: bash has read it all before main runs
