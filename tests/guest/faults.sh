@@ -88,7 +88,8 @@ echo 0 >$D/fail_page_alloc/min-order
 
 for t in hash percpu; do
 	cnt=$n
-	[ $t = percpu ] && cnt=$((n / 4))
+	# fewer allocations of a percpu map fail in batches: more updates there
+	[ $t = percpu ] && cnt=$((n * 2))
 	mapfill -n $cnt -b 100 -t $t -F >/tmp/ff.$t 2>&1
 	ok $? "$t: mapfill with injected failures exits 0"
 	sed 's/^/#   /' /tmp/ff.$t
@@ -119,10 +120,17 @@ ok $? "allocator cached bytes back to the baseline ($after_cached <= $base_cache
 if [ $has_kmemleak = 1 ]; then
 	echo scan >$D/kmemleak
 	echo scan >$D/kmemleak
-	leaks=$(grep -c '^unreferenced object' $D/kmemleak)
-	[ "$leaks" = 0 ]
-	ok $? "kmemleak: $leaks unreferenced objects after two scans"
-	[ "$leaks" = 0 ] || head -n 40 $D/kmemleak | sed 's/^/#   /'
+	cat $D/kmemleak >/tmp/kmemleak
+	leaks=$(grep -c '^unreferenced object' /tmp/kmemleak)
+	# the leaks this test is about: objects allocated on a BPF path (a kmemleak
+	# report of something else, e.g. a boot-time object it lost track of, is shown
+	# but not counted)
+	bpfleaks=$(awk '/^unreferenced object/ { n += hit; hit = 0 }
+		/bpf|htab_|memalloc|pcpu_freelist|alloc_bulk/ { hit = 1 }
+		END { print n + hit }' /tmp/kmemleak)
+	[ "$bpfleaks" = 0 ]
+	ok $? "kmemleak: $bpfleaks unreferenced objects allocated on a BPF path after two scans ($leaks in all)"
+	[ "$leaks" = 0 ] || head -n 80 /tmp/kmemleak | sed 's/^/#   /'
 else
 	skip "kmemleak" "kernel without CONFIG_DEBUG_KMEMLEAK"
 fi

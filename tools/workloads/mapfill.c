@@ -33,15 +33,25 @@ struct val {
 	__u64 v[8];
 };
 
+/* The file is opened once, before any failure is asked for: with make-it-fail
+ * set, opening it (struct file, path lookup) may itself fail. A write that
+ * meets an injected failure is retried.
+ */
 static void make_it_fail(int on)
 {
-	int fd = open("/proc/self/make-it-fail", O_WRONLY);
+	static int fd = -1;
+	int i;
 
-	if (fd < 0 || write(fd, on ? "1" : "0", 1) != 1) {
-		perror("mapfill: /proc/self/make-it-fail");
-		exit(1);
+	if (fd < 0)
+		fd = open("/proc/self/make-it-fail", O_WRONLY);
+	for (i = 0; fd >= 0 && i < 100; i++) {
+		if (pwrite(fd, on ? "1" : "0", 1, 0) == 1)
+			return;
+		if (errno != ENOMEM && errno != EINTR)
+			break;
 	}
-	close(fd);
+	perror("mapfill: /proc/self/make-it-fail");
+	exit(1);
 }
 
 static double now(void)
