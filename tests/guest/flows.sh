@@ -150,6 +150,10 @@ sum_bytes() {
 	END { print tx + 0, rx + 0 }' "$1"
 }
 
+summary_missed() {	# summary_missed FILE: runs the kernel skipped, from the summary
+	grep '"type":"summary"' "$1" | awk "$AWKLIB"' { m = g("missed") } END { print m + 0 }'
+}
+
 last_interval() {	# last_interval FILE KEY
 	grep '"type":"interval"' "$1" | tail -n1 | awk "$AWKLIB"' { print g("'"$2"'") }'
 }
@@ -365,41 +369,71 @@ stop_flows
 ok $? "--idle 1: the open but idle server flow evicted as udp_idle with its counts ($n), the client's by udp_destroy ($m), live $l"
 
 # ---- churn: the map holds only live flows ----
+# On PREEMPT_RT fentry/fexit programs run preemptible (migrate_disable only): when
+# another task hits the same hook on that CPU while one run is preempted, the kernel
+# skips it (the program's recursion guard) and counts a miss, which the tool reports
+# ("missed", exit 3). Exact checks hold when nothing was missed; otherwise the counts
+# may fall short by at most what was reported, and nothing is invented.
 start_flows /tmp/churn.json -j --closed -i 0.25
 flowgen churn 127.0.0.1 6000 $CHURN 4 >/tmp/churn.gen
 ok $? "churn: $CHURN short TCP connections, 4 at a time ($(cat /tmp/churn.gen))"
 sleep 1
 stop_flows
+rc=$?
+miss=$(summary_missed /tmp/churn.json)
 maxlive=$(grep '"type":"interval"' /tmp/churn.json | awk "$AWKLIB"' { v = g("live_flows") + 0; if (v > m) m = v } END { print m + 0 }')
-# at most 4 client + 4 server sockets open at once; margin 4 (sampled every 0.25 s)
-[ "$maxlive" -le 12 ]; ok $? "churn: live flows never above 8 open sockets + 4 (max sampled $maxlive)"
-[ "$(last_interval /tmp/churn.json live_flows)" = 0 ]; ok $? "churn: back to 0 live flows"
+endlive=$(last_interval /tmp/churn.json live_flows)
+n=$(grep -c '"type":"closed","reason":"tcp_close"' /tmp/churn.json)
+echo "# churn: missed $miss, exit $rc, max live $maxlive, live at the end $endlive, closed $n"
+if [ "$miss" = 0 ]; then
+	# at most 4 client + 4 server sockets open at once; margin 4 (sampled every 0.25 s)
+	[ "$maxlive" -le 12 ]; ok $? "churn: live flows never above 8 open sockets + 4 (max sampled $maxlive)"
+	[ "$endlive" = 0 ]; ok $? "churn: back to 0 live flows"
+	[ "$n" = $((2 * CHURN)) ]; ok $? "churn: $((2 * CHURN)) closed records ($n)"
+	[ $rc = 0 ]; ok $? "churn: exit 0 (got $rc)"
+else
+	# a missed teardown leaves its flow in the map: every socket is either closed
+	# or still there, and no more are left than runs were missed
+	[ "$maxlive" -le $((12 + miss)) ]
+	ok $? "churn: live flows never above 12 + $miss missed (max sampled $maxlive)"
+	[ "$endlive" -le "$miss" ] && [ $((n + endlive)) = $((2 * CHURN)) ]
+	ok $? "churn: $n closed + $endlive left (<= $miss missed) = $((2 * CHURN)) sockets"
+	[ $rc = 3 ]; ok $? "churn: $miss missed runs reported, exit 3 (got $rc)"
+fi
 if [ "$(last_interval /tmp/churn.json map_elements)" != "" ]; then
 	# the kernel's own count (bpfmem series: fdinfo elements)
 	maxel=$(grep '"type":"interval"' /tmp/churn.json | awk "$AWKLIB"' { v = g("map_elements") + 0; if (v > m) m = v } END { print m + 0 }')
-	[ "$maxel" -le 12 ] && [ "$(last_interval /tmp/churn.json map_elements)" = 0 ]
-	ok $? "churn: fdinfo elements never above 12 (max sampled $maxel), 0 at the end"
+	[ "$maxel" -le $((12 + miss)) ] && [ "$(last_interval /tmp/churn.json map_elements)" = "$endlive" ]
+	ok $? "churn: fdinfo elements never above 12 + $miss missed (max sampled $maxel), $endlive at the end"
 else
 	skip "churn: fdinfo elements" "kernel without the bpfmem series"
 fi
-n=$(grep -c '"type":"closed","reason":"tcp_close"' /tmp/churn.json)
-[ "$n" = $((2 * CHURN)) ]; ok $? "churn: $((2 * CHURN)) closed records ($n)"
 grep '"type":"summary"' /tmp/churn.json | grep -q '"dropped":{"map_full":0,"alloc":0,"ringbuf":0'
 ok $? "churn: nothing dropped"
 
 # ---- interval sums: every byte counted once ----
 # Connections held open across map reads (-i 0.1, HOLD ms): many flows that were in
 # the last interval's read close right around the next one; the bytes summed over all
-# interval rows must be exactly what the workload sent (1 byte each way, 2 sockets)
+# interval rows must be exactly what the workload sent (1 byte each way, 2 sockets);
+# with missed runs (see churn), short by at most 1 byte per miss, never over
 start_flows /tmp/sum.json -j -i 0.1 -T 0 --proto tcp
 flowgen churn 127.0.0.1 6003 $SUMN $SUMCONC $SUMHOLD >/tmp/sum.gen
 ok $? "churn: $SUMN connections, $SUMCONC at a time, held $SUMHOLD ms ($(cat /tmp/sum.gen))"
 sleep 1
 stop_flows
+rc=$?
 set -- $(sum_bytes /tmp/sum.json 6003)
+miss=$(summary_missed /tmp/sum.json)
 d=$(grep '"type":"summary"' /tmp/sum.json | grep -c '"dropped":{"map_full":0,"alloc":0,"ringbuf":0,"args":0')
-[ "$1" = $((2 * SUMN)) ] && [ "$2" = $((2 * SUMN)) ] && [ "$d" = 1 ]
-ok $? "interval rows sum to the traffic: tx $1 rx $2 bytes, expected $((2 * SUMN)) each (nothing dropped: $d)"
+exp=$((2 * SUMN))
+if [ "$miss" = 0 ]; then
+	[ "$1" = $exp ] && [ "$2" = $exp ] && [ "$d" = 1 ] && [ $rc = 0 ]
+	ok $? "interval rows sum to the traffic: tx $1 rx $2 bytes, expected $exp each (nothing dropped: $d, exit $rc)"
+else
+	[ "$1" -le $exp ] && [ "$2" -le $exp ] && [ $(($1 + miss)) -ge $exp ] &&
+		[ $(($2 + miss)) -ge $exp ] && [ "$d" = 1 ] && [ $rc = 3 ]
+	ok $? "interval rows sum to the traffic: tx $1 rx $2 bytes, expected $exp each, short by at most the $miss missed runs reported (exit $rc)"
+fi
 
 # ---- map full and ring buffer full are reported ----
 start_flows /tmp/full.txt --max-entries 4 -i 1 --closed
