@@ -50,7 +50,7 @@ stop_flows() {	# SIGINT, returns its exit status
 #   counts within [PKTMIN, PKTMAX]; prints its netns
 check_flow() {
 	awk -v proto="$2" -v la="$3" -v lp="$4" -v ra="$5" -v rp="$6" -v txb="$7" -v rxb="$8" \
-	    -v mintx="$9" -v minrx="${10}" -v max="${11}" "$AWKLIB"'
+	    -v mintx="$9" -v minrx="${10}" -v max="${11}" -v relax="$RELAX" "$AWKLIB"'
 	/"type":"closed"/ && g("proto") == proto && g("laddr") == la && g("lport") == lp &&
 	    g("raddr") == ra && g("rport") == rp {
 		n++
@@ -58,7 +58,20 @@ check_flow() {
 		ns = g("netns")
 	}
 	END {
+		if (relax && n == 0) {	# its teardown run was missed: still in the map
+			print "missed"
+			exit 0
+		}
 		if (n != 1) { printf "# %s %s:%s -> %s:%s: %d closed records\n", proto, la, lp, ra, rp, n; exit 1 }
+		if (relax) {	# runs were missed: never more than the workload did
+			if (tb + 0 > txb || rb + 0 > rxb || tp + 0 > max || rpk + 0 > max) {
+				printf "# %s %s:%s -> %s:%s: bytes tx %s rx %s packets %s %s over %s %s %s\n",
+				    proto, la, lp, ra, rp, tb, rb, tp, rpk, txb, rxb, max
+				exit 1
+			}
+			print ns
+			exit 0
+		}
 		if (tb != txb || rb != rxb) {
 			printf "# %s %s:%s -> %s:%s: bytes tx %s rx %s, expected %s %s\n", proto, la, lp, ra, rp, tb, rb, txb, rxb
 			exit 1
@@ -111,18 +124,21 @@ check_oneway() {
 		n=$((tx / OW_SIZE))
 		check_flow "$file" udp "$la" "$lp" "$ra" "$rp" "$tx" 0 $n 0 $n >/dev/null || bad=1
 		awk -v la="$la" -v lp="$lp" -v ra="$ra" -v rp="$rp" -v b="$tx" -v n=$n -v pid="$rpid" \
-		    "$AWKLIB"'
+		    -v relax="$RELAX" "$AWKLIB"'
 		/"type":"closed"/ && g("laddr") == ra && g("lport") == rp {
 			k++
 			row = sprintf("raddr %s rport %s pid %s tx %s/%s rx %s/%s", g("raddr"), g("rport"),
 			    g("pid"), g("tx_bytes"), g("tx_packets"), g("rx_bytes"), g("rx_packets"))
 			rows = rows "\n#   " row
+			rxb = g("rx_bytes") + 0; rxp = g("rx_packets") + 0
 			good = g("raddr") == la && g("rport") == lp && g("pid") == pid &&
 			    g("rx_bytes") == b && g("rx_packets") == n && g("tx_bytes") == 0 &&
 			    g("tx_packets") == 0
 		}
 		END {
 			if (k == 1 && good)
+				exit 0
+			if (relax && k <= 1 && rxb <= b && rxp <= n)
 				exit 0
 			printf "# receiver %s:%s (pid %s, %d x from %s:%s): %d rows, expected 1 with rx %s/%s%s\n",
 			    ra, rp, pid, n, la, lp, k, b, n, rows
@@ -153,6 +169,22 @@ sum_bytes() {
 summary_missed() {	# summary_missed FILE: runs the kernel skipped, from the summary
 	grep '"type":"summary"' "$1" | awk "$AWKLIB"' { m = g("missed") } END { print m + 0 }'
 }
+
+# After a run: RELAX=1 when the kernel skipped runs of the programs and the tool
+# reported them (PREEMPT_RT, see churn below; exit status 3): per-flow checks then
+# accept counts short of the workload, or a flow whose teardown was missed, and
+# still fail on anything over it. RC: the tool's exit status.
+relax_if_missed() {	# relax_if_missed FILE RC DESC
+	_miss=$(summary_missed "$1")
+	RELAX=0
+	if [ "$_miss" = 0 ]; then
+		[ "$2" = 0 ]; ok $? "$3: exits 0 (got $2)"
+	else
+		RELAX=1
+		[ "$2" = 3 ]; ok $? "$3: $_miss missed runs reported, exit 3 (got $2); checks below allow counts short of the workload"
+	fi
+}
+RELAX=0
 
 last_interval() {	# last_interval FILE KEY
 	grep '"type":"interval"' "$1" | tail -n1 | awk "$AWKLIB"' { print g("'"$2"'") }'
@@ -195,7 +227,7 @@ start_flows /tmp/lo.json -j --closed -i 1 -T 0
 ok $? "flowgen on loopback: $NCONN TCP x 1 MiB each way and $NDGRAM x $DGRAM B UDP, v4, v6 and v4-mapped v6"
 sleep 1.5
 stop_flows
-ok $? "bpfmem flows -j exits 0 on SIGINT"
+relax_if_missed /tmp/lo.json $? "bpfmem flows -j on SIGINT"
 grep -c '^flow tcp' /tmp/lo.gen | grep -qx $((2 * NCONN + 2)); ok $? "flowgen reported $((2 * NCONN + 2)) TCP flows"
 # lo MTU 65536: MSS 65483 (IPv4); IPv6 65476 - use the smaller for both
 check_gen /tmp/lo.json /tmp/lo.gen 65476
@@ -208,11 +240,18 @@ for fam in ipv4 ipv6; do
 		[ "$n" -gt 0 ]; ok $? "loopback: $fam $p flows with both directions ($n)"
 	done
 done
-[ "$(last_interval /tmp/lo.json live_flows)" = 0 ]; ok $? "map empty after the flows closed (live_flows 0)"
+l=$(last_interval /tmp/lo.json live_flows)
 n=$(grep -c '"type":"closed","reason":"tcp_close"' /tmp/lo.json)
-[ "$n" = $((4 * NCONN + 4)) ]; ok $? "one tcp_close record per TCP socket ($n, expected $((4 * NCONN + 4)))"
-grep '"type":"summary"' /tmp/lo.json | grep -q '"dropped":{"map_full":0,"alloc":0,"ringbuf":0,"args":0,"missed":0}'
-ok $? "no dropped events"
+if [ $RELAX = 0 ]; then
+	[ "$l" = 0 ]; ok $? "map empty after the flows closed (live_flows 0)"
+	[ "$n" = $((4 * NCONN + 4)) ]; ok $? "one tcp_close record per TCP socket ($n, expected $((4 * NCONN + 4)))"
+else
+	[ "$l" -le "$_miss" ]; ok $? "map holds at most the $_miss missed teardowns ($l)"
+	[ $((n + l)) -ge $((4 * NCONN + 4)) ] && [ "$n" -le $((4 * NCONN + 4)) ]
+	ok $? "one tcp_close record per TCP socket, or still in the map ($n + $l, expected $((4 * NCONN + 4)))"
+fi
+grep '"type":"summary"' /tmp/lo.json | grep -q '"dropped":{"map_full":0,"alloc":0,"ringbuf":0,"args":0,"missed":'"$_miss"'}'
+ok $? "no dropped events (missed runs: $_miss)"
 grep '"type":"summary"' /tmp/lo.json | grep -q '"maps":\[{"name":"flows".*"prealloc":false,"memlock":[0-9]'
 ok $? "summary reports the flow map's memory"
 sed -n 's/.*"type":"summary"/{"type":"summary"/p' /tmp/lo.json | cut -c1-300 | sed 's/^/# /'
@@ -233,6 +272,7 @@ start_flows /tmp/ow.json -j --closed -i 1
 ok $? "flowgen udp-oneway: $OW_N x $OW_SIZE B to unconnected receivers (recv/read), v6, v4, v4-mapped"
 sleep 1.5
 stop_flows
+relax_if_missed /tmp/ow.json $? "udp-oneway"
 check_oneway /tmp/ow.json /tmp/ow.gen
 ok $? "unconnected UDP receivers: one flow per peer with bytes and packets, owned by the receiver"
 
@@ -273,14 +313,16 @@ if [ -x $IP ] && $IP netns add peer 2>/tmp/ip.err; then
 	ok $((rc | $?)) "flowgen over veth: TCP v4+v6 and UDP v4, client and servers exact"
 	sleep 1.5
 	stop_flows
-	ok $? "bpfmem flows exits 0"
+	relax_if_missed /tmp/veth.json $? "veth: bpfmem flows"
 	# veth MTU 1500: MSS 1440 (IPv6, 1448 IPv4)
 	check_gen /tmp/veth.json /tmp/veth.gen 1440
 	ok $? "veth: every flow (both namespaces) closed with exact bytes, packets in bounds"
 	sort -u /tmp/veth.json.netns | sed 's/^/# netns client server: /' | head -n3
-	awk '$1 == $2 || $1 == "" { bad = 1 } END { exit bad }' /tmp/veth.json.netns
+	awk '/missed/ { next } $1 == $2 || $1 == "" { bad = 1 } END { exit bad }' /tmp/veth.json.netns
 	ok $? "veth: client and server flows carry different network namespaces"
-	[ "$(last_interval /tmp/veth.json live_flows)" = 0 ]; ok $? "veth: map empty afterwards"
+	l=$(last_interval /tmp/veth.json live_flows)
+	[ "$l" = 0 ] || { [ $RELAX = 1 ] && [ "$l" -le "$_miss" ]; }
+	ok $? "veth: map empty afterwards, or holding only missed teardowns ($l)"
 	$IP link del vf0
 	$IP netns del peer
 else
@@ -293,11 +335,14 @@ start_flows /tmp/kp.json -j --closed -i 1 --hook kprobe
 ok $? "flowgen under --hook kprobe"
 sleep 1.5
 stop_flows
-ok $? "bpfmem flows --hook kprobe exits 0"
+relax_if_missed /tmp/kp.json $? "bpfmem flows --hook kprobe"
 grep -q '"hook":"kprobe"' /tmp/kp.json; ok $? "kprobe mode reported"
 check_gen /tmp/kp.json /tmp/kp.gen 65476
 ok $? "kprobe: exact bytes, packets in bounds"
-[ "$(last_interval /tmp/kp.json live_flows)" = 0 ]; ok $? "kprobe: map empty afterwards"
+l=$(last_interval /tmp/kp.json live_flows)
+[ "$l" = 0 ] || { [ $RELAX = 1 ] && [ "$l" -le "$_miss" ]; }
+ok $? "kprobe: map empty afterwards, or holding only missed teardowns ($l)"
+RELAX=0
 
 # ---- kprobe mode: a missed kretprobe leaves no args entry behind ----
 # more calls blocked at once (tcp_recvmsg) than the kretprobe has instances

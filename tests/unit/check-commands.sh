@@ -23,7 +23,7 @@ scripts=(run .ci/run kernel/build.sh tests/selftests-build.sh tests/harness-nega
 # called by the kernel/selftests Makefiles, meson.build files and python scripts
 makefile_cmds="make gcc ld as ar objcopy nm flex bison bc perl pahole rsync clang-19
 	llc-19 llvm-strip-19 clang llvm-strip bpftool meson ninja ccache cpio gzip xz tar
-	python3 gnuplot sha256sum flock qemu-system-x86_64 busybox file ldd"
+	python3 gnuplot sha256sum flock qemu-system-x86_64 busybox file ldd prometheus promtool"
 
 # words of the scripts that are commands on this machine but never run as one
 not_commands="patch"	# "applying series: N patch(es)" (kernel/build.sh)

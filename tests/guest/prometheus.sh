@@ -1,0 +1,116 @@
+# SPDX-License-Identifier: GPL-2.0
+# A real Prometheus server (Debian's prometheus package, added to the initramfs) scrapes
+# bpfmem exporter every second; its HTTP API (PromQL) must return the holder's maps'
+# memlock and elements equal to their fdinfo, the target must be up (Prometheus parsed
+# every scrape: it asks for OpenMetrics first), and promtool check metrics passes on a
+# scrape. Prometheus runs in the guest, next to the exporter: the guest kernels have no
+# NIC (no PCI, to keep cold builds short), so there is no host forward to scrape through.
+# usage: prometheus.sh FLAVOR (base)   (needs --add /usr/bin/prometheus /usr/bin/promtool)
+. /tests/lib.sh
+CG=/sys/fs/cgroup/bpfmem-prom
+API=http://127.0.0.1:9090/api/v1
+echo "# kernel ${1:-base}"
+
+# PromQL instant query; prints the first sample's value ("" if none)
+query() {	# query EXPR (URL-encoded)
+	timeout 20 wget -q -O - "$API/query?query=$1" 2>/dev/null |
+		sed -n 's/.*"value":\[[0-9.]*,"\([^"]*\)"\].*/\1/p'
+}
+# until query EXPR returns VALUE, 120 s max
+wait_value() {	# wait_value EXPR VALUE
+	local i=0
+	while [ "$(query "$1")" != "$2" ]; do
+		i=$((i + 1))
+		[ $i -gt 240 ] && return 1
+		sleep 0.5
+	done
+}
+
+command -v prometheus >/dev/null && command -v promtool >/dev/null
+ok $? "prometheus and promtool in the guest ($(prometheus --version 2>&1 | head -n1))"
+
+maps-holder -c $CG >/tmp/mh.txt 2>/tmp/mh.err &
+hpid=$!
+wait_for '^ready' /tmp/mh.txt $hpid; ok $? "maps-holder created its maps (pid $hpid)"
+bpfmem exporter --interval 1 >/tmp/exp.out 2>/tmp/exp.err &
+epid=$!
+wait_for 'listening on' /tmp/exp.err $epid; ok $? "exporter listens on 127.0.0.1:9731"
+
+timeout 20 wget -q -O /tmp/m.txt http://127.0.0.1:9731/metrics
+promtool check metrics </tmp/m.txt >/tmp/lint.txt 2>&1
+rc=$?
+sed 's/^/# promtool: /' /tmp/lint.txt | head -n 20
+[ $rc = 0 ]; ok $? "promtool check metrics: clean (exit $rc, $(grep -c . /tmp/lint.txt) lines)"
+
+cat >/tmp/prom.yml <<EOF
+global:
+  scrape_interval: 1s
+  scrape_timeout: 1s
+  evaluation_interval: 1s
+scrape_configs:
+  - job_name: bpfmem
+    static_configs:
+      - targets: ['127.0.0.1:9731']
+EOF
+promtool check config /tmp/prom.yml >/dev/null 2>&1; ok $? "promtool check config"
+t0=$(cut -d' ' -f1 /proc/uptime)
+prometheus --config.file=/tmp/prom.yml --storage.tsdb.path=/tmp/prom-data \
+	--web.listen-address=127.0.0.1:9090 >/tmp/prom.log 2>&1 &
+ppid=$!
+wait_value 'up%7Bjob%3D%22bpfmem%22%7D' 1
+rc=$?
+t1=$(cut -d' ' -f1 /proc/uptime)
+[ $rc = 0 ] || tail -n 20 /tmp/prom.log | sed 's/^/# prometheus: /'
+ok $rc "Prometheus scrapes the exporter: up{job=\"bpfmem\"} == 1 (after $(awk "BEGIN { print $t1 - $t0 }") s)"
+
+# every map of the holder: what Prometheus stored equals the kernel's fdinfo
+holder_fdinfo() {
+	local f
+	for f in /proc/$hpid/fdinfo/*; do
+		grep -q "^map_id:[[:space:]]*$1\$" $f 2>/dev/null && { cat $f; return; }
+	done
+}
+n=0
+while read -r _ name _ id _ type _ key _ value _ max _ flags _ elems _ memlock; do
+	fdi=$(holder_fdinfo $id)
+	kmem=$(echo "$fdi" | sed -n 's/^memlock:[[:space:]]*//p')
+	kel=$(echo "$fdi" | sed -n 's/^elements:[[:space:]]*//p')
+	sel="%7Bjob%3D%22bpfmem%22%2Cid%3D%22$id%22%7D"
+	got=$(query "bpfmem_map_memlock_bytes$sel")
+	gotel=$(query "bpfmem_map_elements$sel")
+	bad=""
+	[ -n "$kmem" ] && [ "$got" = "$kmem" ] || bad="$bad memlock=$got (fdinfo $kmem)"
+	if [ -n "$kel" ]; then
+		[ "$gotel" = "$kel" ] || bad="$bad elements=$gotel (fdinfo $kel)"
+	fi
+	[ -z "$bad" ]; ok $? "PromQL: map $name (id $id) memlock $got, elements ${gotel:-none}${bad:+ -- wrong:$bad}"
+	n=$((n + 1))
+done <<EOF
+$(grep '^map ' /tmp/mh.txt)
+EOF
+[ $n -ge 3 ]; ok $? "compared $n maps"
+
+# the exporter collects every second (--interval 1): Prometheus must see it advance
+s1=$(query 'sum(bpfmem_exporter_collections_total)')
+sleep 4
+s2=$(query 'sum(bpfmem_exporter_collections_total)')
+[ -n "$s1" ] && [ -n "$s2" ] && awk "BEGIN { exit !($s2 > $s1) }"
+ok $? "PromQL: bpfmem_exporter_collections_total advances ($s1 -> $s2)"
+# the target's last scrape had no error, and every sample of a scrape was stored
+timeout 20 wget -q -O /tmp/targets.json "$API/targets?state=active"
+grep -q '"health":"up"' /tmp/targets.json && grep -q '"lastError":""' /tmp/targets.json
+ok $? "Prometheus target health up, no scrape error ($(grep -o '"lastError":"[^"]*"' /tmp/targets.json | head -n1))"
+n=$(query 'scrape_samples_scraped%7Bjob%3D%22bpfmem%22%7D')
+m=$(grep -vc '^#' /tmp/m.txt)
+[ -n "$n" ] && [ "$n" -ge $((m / 2)) ]
+ok $? "Prometheus stored $n samples per scrape (our first scrape had $m)"
+
+kill -TERM $ppid
+wait $ppid
+kill -TERM $epid
+wait $epid
+ok $? "exporter exits 0 on SIGTERM"
+kill $hpid 2>/dev/null
+wait $hpid 2>/dev/null
+rmdir $CG 2>/dev/null
+done_testing
