@@ -4,7 +4,8 @@
 # 1. the kernel is PREEMPT_RT and a kprobe and a fentry program using a
 #    BPF_F_NO_PREALLOC hash map load and count (the check the seeds removed);
 # 2. cyclictest under a syscall + network load, without tracers (baseline);
-# 3. the same with `bpfmem syscalls` and `bpfmem flows` attached.
+# 3. the same with `bpfmem syscalls` and `bpfmem flows` attached;
+# 4. an fentry program's runs counted vs expected with tasks sharing a CPU (rtguard).
 # TCG latencies are emulated time, not real-time figures: compare the runs only.
 # Machine-readable lines start with "rtdemo:"; exit status 0 only if all steps worked.
 secs=${1:-10}
@@ -100,6 +101,16 @@ if grep -qE '^map flows .* dynamic' /tmp/fl.txt; then
 	echo "rtdemo: flows map flows dynamic (BPF_F_NO_PREALLOC)"
 else
 	fail "flows map is not dynamic (or its memory line is missing)"
+fi
+echo "--- events counted vs expected: 3 tasks and a CPU hog on CPU 0, fentry on getppid"
+# series patch 12: a run that finds its program busy on the CPU (another task
+# preempted inside it) waits instead of being skipped; without it, many are missed
+if rtguard -n 20000 -w 3 -H >/tmp/rtg.out; then
+	cat /tmp/rtg.out
+	awk '$2 == "guard" { for (i = 3; i < NF; i += 2) v[$i] = $(i + 1)
+		printf "rtdemo: fentry expected %d counted %d missed %d\n", v["expected"], v["runs"], v["missed"] }' /tmp/rtg.out
+else
+	fail "rtguard"
 fi
 echo "--- summary (TCG: emulated time, compare the two runs only)"
 cat /tmp/cycsum.baseline /tmp/cycsum.traced

@@ -15,5 +15,6 @@ has "syscalls map counts dynamic" "bpfmem syscalls aggregate map is BPF_F_NO_PRE
 has "syscalls map inflight dynamic" "bpfmem syscalls in-flight map is BPF_F_NO_PREALLOC"
 has "flows counted tcp" "bpfmem flows counted the TCP workload"
 has "flows map flows dynamic" "bpfmem flows map is BPF_F_NO_PREALLOC"
+has "fentry expected 60000 counted 60000 missed 0" "fentry runs counted vs expected with a CPU hog: none missed (series patch 12)"
 ok $rc "rt-demo.sh exit status"
 done_testing

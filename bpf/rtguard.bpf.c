@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rtguard: what the recursion guard of fentry programs must keep doing, and whether
+ * it skips runs it should not (tools/workloads/rtguard.c):
+ *  - guard_getppid: fentry on x64_sys_call, getppid() of the workload's tasks. It writes its
+ *    task into a per-CPU scratch slot, spins (bpf_loop) so that a preemption lands
+ *    inside it, and checks the slot still holds its task: two runs of one program
+ *    interleaving on a CPU would corrupt it. Runs are counted; the kernel counts the
+ *    skipped ones (recursion_misses).
+ *  - rec_delete: fentry on htab_map_delete_elem that deletes from a hash map itself:
+ *    real recursion, each outer run's inner run must be skipped and counted.
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+struct scratch {
+	__u64 owner;
+	__u64 pad[7];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct scratch);
+} scratch SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 16);
+	__type(key, __u32);
+	__type(value, __u32);
+} rec_map SEC(".maps");
+
+const volatile __u32 target_tgid;	/* the workload: its workers are its children */
+const volatile __u32 spin_loops = 200;
+__u64 runs, corrupt, rec_runs;
+__u32 rec_tgid;
+
+static long spin_cb(__u64 i, void *ctx)
+{
+	return 0;
+}
+
+#define NR_GETPPID	110	/* x86_64 */
+
+SEC("fentry/x64_sys_call")
+int BPF_PROG(guard_getppid, const struct pt_regs *regs, unsigned int nr)
+{
+	struct task_struct *t = (void *)bpf_get_current_task_btf();
+	__u64 me = bpf_get_current_pid_tgid();
+	struct scratch *s;
+	__u32 zero = 0;
+
+	if (nr != NR_GETPPID || !t->real_parent || t->real_parent->tgid != target_tgid)
+		return 0;
+	s = bpf_map_lookup_elem(&scratch, &zero);
+	if (!s)
+		return 0;
+	s->owner = me;
+	bpf_loop(spin_loops, spin_cb, NULL, 0);
+	if (s->owner != me)
+		__sync_fetch_and_add(&corrupt, 1);
+	__sync_fetch_and_add(&runs, 1);
+	return 0;
+}
+
+SEC("fentry/htab_map_delete_elem")
+int BPF_PROG(rec_delete, struct bpf_map *map, void *key)
+{
+	__u32 k = 1;
+
+	if ((bpf_get_current_pid_tgid() >> 32) != rec_tgid)
+		return 0;
+	__sync_fetch_and_add(&rec_runs, 1);
+	bpf_map_delete_elem(&rec_map, &k);
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";

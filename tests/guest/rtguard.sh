@@ -1,0 +1,39 @@
+# SPDX-License-Identifier: GPL-2.0
+# The recursion guard of fentry programs (workload rtguard, bpf/rtguard.bpf.c):
+# real recursion is still skipped and counted (a program that deletes from a hash
+# map while attached to htab_map_delete_elem); two runs of one program never
+# interleave on a CPU (a per-CPU scratch slot is never found overwritten); every
+# call either ran or was counted as missed; and, with three tasks and a CPU-bound
+# one sharing CPU 0, no run is missed: on PREEMPT_RT series patch 12 makes a run
+# that finds its program busy on the CPU wait for the preempted holder instead of
+# being skipped (without it, tasks preempted inside the program make the others
+# miss); on base and debug (PREEMPT_NONE) programs are never preempted.
+# usage: rtguard.sh FLAVOR
+. /tests/lib.sh
+flavor=${1:-base}
+CALLS=20000
+[ "$flavor" = debug ] && CALLS=5000
+rt=no
+bpfmem probe 2>/dev/null | grep -q '^PREEMPT_RT: *yes' && rt=yes
+echo "# kernel $flavor, PREEMPT_RT $rt, $(grep -c ^processor /proc/cpuinfo) CPUs"
+
+for load in none hog; do
+	opt=""
+	[ $load = hog ] && opt=-H
+	rtguard -n $CALLS -w 3 -s 200 $opt >/tmp/g.out 2>/tmp/g.err
+	ok $? "rtguard ($load): exits 0"
+	sed 's/^/# /' /tmp/g.out /tmp/g.err
+	d=$(kv /tmp/g.out deletes rtguard recursion)
+	r=$(kv /tmp/g.out runs rtguard recursion)
+	m=$(kv /tmp/g.out missed rtguard recursion)
+	[ -n "$d" ] && [ "$d" -gt 0 ] && [ "$r" = "$d" ] && [ "$m" = "$d" ]
+	ok $? "recursion ($load): $d outer runs ran ($r), each inner run skipped and counted ($m)"
+	e=$(kv /tmp/g.out expected rtguard guard)
+	r=$(kv /tmp/g.out runs rtguard guard)
+	m=$(kv /tmp/g.out missed rtguard guard)
+	c=$(kv /tmp/g.out corrupt rtguard guard)
+	[ "$c" = 0 ]; ok $? "per-CPU scratch ($load): no two runs interleaved on a CPU (corrupt $c)"
+	[ -n "$e" ] && [ $((r + m)) = "$e" ]; ok $? "every getppid ($load) ran or was counted missed ($r + $m = $e)"
+	[ "$m" = 0 ]; ok $? "no run missed ($load: 3 tasks${opt:+ and a CPU hog} on CPU 0, $m missed)"
+done
+done_testing
