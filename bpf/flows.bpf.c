@@ -286,6 +286,21 @@ static __always_inline __u32 skb_segs(struct sk_buff *skb)
 	return segs ? segs : 1;
 }
 
+static __always_inline void emit(struct flow_key *k, struct flow_val *v, __u32 reason)
+{
+	struct flow_event *e = bpf_ringbuf_reserve(&closed, sizeof(*e), 0);
+
+	if (!e) {
+		drop(DROP_RINGBUF);
+		return;
+	}
+	e->key = *k;
+	e->reason = reason;
+	e->val = *v;
+	/* no wakeup: userspace drains the ring once per interval */
+	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
+}
+
 /* Adds to the flow, creating it if needed. @proc: in process context (send/recv), the
  * owner pid/comm are taken from current.
  */
@@ -297,6 +312,15 @@ static __always_inline void account(struct flow_key *k, struct sock *sk, __u64 t
 	long err;
 
 	v = bpf_map_lookup_elem(&flows, k);
+	/* A TCP 5-tuple belongs to one full socket at a time: an entry of another
+	 * socket is left over from one whose teardown run was missed (PREEMPT_RT:
+	 * "missed"). Report it closed and start this socket's own flow.
+	 */
+	if (v && k->proto == IPPROTO_TCP && v->sk != (__u64)sk) {
+		emit(k, v, FLOW_TCP_CLOSE);
+		bpf_map_delete_elem(&flows, k);
+		v = NULL;
+	}
 	if (!v) {
 		struct flow_val init = {};
 
@@ -400,20 +424,6 @@ static __always_inline void on_udp_rcv(struct sock *sk, struct sk_buff *skb)
 	account(&k, sk, 0, 0, 0, skb_segs(skb), false);
 }
 
-static __always_inline void emit(struct flow_key *k, struct flow_val *v, __u32 reason)
-{
-	struct flow_event *e = bpf_ringbuf_reserve(&closed, sizeof(*e), 0);
-
-	if (!e) {
-		drop(DROP_RINGBUF);
-		return;
-	}
-	e->key = *k;
-	e->reason = reason;
-	e->val = *v;
-	/* no wakeup: userspace drains the ring once per interval */
-	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
-}
 
 struct evict_ctx {
 	__u64 sk;

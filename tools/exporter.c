@@ -705,10 +705,8 @@ int cmd_exporter(int argc, char **argv)
 		default: usage(stderr); return 2;
 		}
 	}
-	if (optind < argc) {
-		bpfmem_err("unexpected argument '%s'", argv[optind]);
+	if (bpfmem_no_operands(argc, argv))
 		return 2;
-	}
 	{	/* bad input first: one line, exit 2 */
 		struct sockaddr_storage ss;
 		socklen_t len;

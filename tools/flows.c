@@ -727,10 +727,8 @@ static int parse_args(int argc, char **argv)
 		default: usage(stderr); return 2;
 		}
 	}
-	if (optind < argc) {
-		bpfmem_err("unexpected argument '%s'", argv[optind]);
+	if (bpfmem_no_operands(argc, argv))
 		return 2;
-	}
 	return 0;
 }
 

@@ -536,10 +536,8 @@ int cmd_maps(int argc, char **argv)
 		default: usage(stderr); return 2;
 		}
 	}
-	if (optind < argc) {
-		bpfmem_err("unexpected argument '%s'", argv[optind]);
+	if (bpfmem_no_operands(argc, argv))
 		return 2;
-	}
 	if (env.json && env.prom) {
 		bpfmem_err("-j and --prometheus are exclusive");
 		return 2;

@@ -175,10 +175,8 @@ int cmd_probe(int argc, char **argv)
 		default: usage(stderr); return 2;
 		}
 	}
-	if (optind < argc) {
-		bpfmem_err("unexpected argument '%s'", argv[optind]);
+	if (bpfmem_no_operands(argc, argv))
 		return 2;
-	}
 	if (self)
 		return selftest(hook, calls, keys, verbose);
 

@@ -923,10 +923,8 @@ int cmd_savings(int argc, char **argv)
 		default: usage(stderr); return 2;
 		}
 	}
-	if (optind < argc) {
-		bpfmem_err("unexpected argument '%s'", argv[optind]);
+	if (bpfmem_no_operands(argc, argv))
 		return 2;
-	}
 	if (env.json && env.csv) {
 		bpfmem_err("-j and --csv are exclusive");
 		return 2;

@@ -593,10 +593,8 @@ static int parse_args(int argc, char **argv, bool *list)
 		default: usage(stderr); return 2;
 		}
 	}
-	if (optind < argc) {
-		bpfmem_err("unexpected argument '%s'", argv[optind]);
+	if (bpfmem_no_operands(argc, argv))
 		return 2;
-	}
 	if (env.pid && env.cgroup) {
 		bpfmem_err("-p and -c are exclusive");
 		return 2;

@@ -48,6 +48,8 @@ int bpfmem_parse_long(const char *s, long min, long max, long *out);
 int bpfmem_parse_pid(const char *s, pid_t *pid);
 /* Parses an interval in seconds (> 0, <= 1 day). */
 int bpfmem_parse_seconds(const char *s, double *out);
+/* After getopt: 0, or 2 with an error line if positional arguments remain. */
+int bpfmem_no_operands(int argc, char **argv);
 /* Opens a cgroup v2 directory; returns its id (inode) or < 0 with an error line. */
 int bpfmem_cgroup_id(const char *path, unsigned long long *id);
 

@@ -243,6 +243,14 @@ int bpfmem_parse_pid(const char *s, pid_t *pid)
 	return 0;
 }
 
+int bpfmem_no_operands(int argc, char **argv)
+{
+	if (optind >= argc)
+		return 0;
+	bpfmem_err("unexpected argument '%s'", argv[optind]);
+	return 2;
+}
+
 int bpfmem_parse_seconds(const char *s, double *out)
 {
 	char *end;
