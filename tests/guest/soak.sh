@@ -1,0 +1,134 @@
+# SPDX-License-Identifier: GPL-2.0
+# Soak (gate version): BPF_F_NO_PREALLOC maps churned from several contexts at once -
+# syscall updates (mapfill: single and batch), an fentry program updating a hash map
+# (bpfmem probe --selftest), and the fentry tracers `bpfmem syscalls` and `bpfmem
+# flows` counting a syscall and TCP connection workload - while memory.reclaim and
+# drop_caches loop and CPU 1 goes offline and online. Everything runs in one memory
+# cgroup. Afterwards: every workload count is accounted for (counted, or counted as
+# missed by the tool), every map was consistent, and the cgroup's kernel memory is
+# back within one slab page per CPU of where it started. No splat (harness).
+# usage: soak.sh FLAVOR [SECONDS [HOTPLUG(1|0)]]
+. /tests/lib.sh
+flavor=${1:-base}
+DUR=${2:-60}
+HOTPLUG=${3:-1}
+ncpu=$(grep -c ^processor /proc/cpuinfo)
+CG=/sys/fs/cgroup/soak
+T=/run/soak	# outputs outside /tmp: removed before the memory is measured
+echo "# kernel $flavor, $ncpu CPUs, ${DUR}s"
+echo +memory >/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null
+mkdir -p $CG $T
+echo +memory >$CG/cgroup.subtree_control
+mkdir -p $CG/work $CG/tools	# processes only in leaves (cgroup v2)
+
+kmem() {	# the cgroup's kernel memory (memory.stat "kernel": slab, stacks, percpu...)
+	awk '$1 == "kernel" { print $2 }' $CG/memory.stat
+}
+in_cg() {	# in_cg DIR CMD...: run CMD in cgroup DIR
+	local d=$1
+	shift
+	sh -c "echo \$\$ >$d/cgroup.procs && exec \"\$@\"" sh "$@"
+}
+bg_in_cg() {	# bg_in_cg DIR OUT ERR CMD...: CMD in cgroup DIR in the background; its pid in BG
+	local d=$1 o=$2 e=$3
+	shift 3
+	sh -c "echo \$\$ >$d/cgroup.procs && exec \"\$@\"" sh "$@" >"$o" 2>"$e" &
+	BG=$!
+}
+k0=$(kmem)
+c0=$(cat $CG/memory.current)
+echo "# before: memory.current $c0, kernel $k0"
+
+bg_in_cg $CG/tools $T/sc.out $T/sc.err bpfmem syscalls -c $CG/work -T 0
+scpid=$BG
+bg_in_cg $CG/tools $T/fl.json $T/fl.err bpfmem flows -j --closed -i 1 -T 1 -c $CG/work
+flpid=$BG
+wait_for Tracing $T/sc.err $scpid; ok $? "bpfmem syscalls attached"
+wait_for '"type":"start"' $T/fl.json $flpid; ok $? "bpfmem flows attached"
+
+end=$(($(cut -d. -f1 /proc/uptime) + DUR))
+alive() { [ "$(cut -d. -f1 /proc/uptime)" -lt $end ]; }
+
+# pressure: memory.reclaim every second, drop_caches every 5 s
+( i=0; while alive; do echo 1M >$CG/memory.reclaim 2>/dev/null; i=$((i + 1))
+	[ $((i % 5)) = 0 ] && echo 3 >/proc/sys/vm/drop_caches; sleep 1; done ) &
+pp=$!
+# CPU hotplug of CPU 1 every 3 s
+hot=0
+if [ "$HOTPLUG" = 1 ] && [ $ncpu -ge 2 ] && [ -w /sys/devices/system/cpu/cpu1/online ]; then
+	( n=0; while alive; do echo 0 >/sys/devices/system/cpu/cpu1/online && n=$((n + 1)); sleep 1.5
+		echo 1 >/sys/devices/system/cpu/cpu1/online; sleep 1.5; done
+	echo 1 >/sys/devices/system/cpu/cpu1/online; echo $n >$T/hotplug ) &
+	hp=$!
+	hot=1
+fi
+# workloads, in the traced cgroup: each loop counts what it did
+( n=0; while alive; do in_cg $CG/work syscall-workload -g 5000 -o 0 -n 0 >/dev/null || exit 1
+	n=$((n + 1)); echo $n >$T/sw.n; done ) &
+w1=$!
+( n=0; p=6100; while alive; do in_cg $CG/work flowgen churn 127.0.0.1 $p 100 4 >/dev/null || exit 1
+	n=$((n + 1)); p=$((p + 1)); echo $n >$T/fg.n; done ) &
+w2=$!
+( while alive; do in_cg $CG/work mapfill -n 4000 >>$T/mapfill.out || exit 1
+	in_cg $CG/work mapfill -n 2000 -t percpu >>$T/mapfill.out || exit 1; done ) &
+w3=$!
+( n=0; while alive; do in_cg $CG/work bpfmem probe --selftest --hook fentry -n 100 -k 50 \
+	>>$T/selftest.out 2>&1 || exit 1; n=$((n + 1)); echo $n >$T/st.n; done ) &
+w4=$!
+wait $w1; r1=$?
+wait $w2; r2=$?
+wait $w3; r3=$?
+wait $w4; r4=$?
+wait $pp
+[ $hot = 1 ] && wait $hp
+echo 1 >/sys/devices/system/cpu/cpu1/online 2>/dev/null
+sleep 1
+kill -INT $scpid $flpid
+wait $scpid; src=$?
+wait $flpid; frc=$?
+
+sw=$(cat $T/sw.n 2>/dev/null || echo 0)
+fg=$(cat $T/fg.n 2>/dev/null || echo 0)
+st=$(cat $T/st.n 2>/dev/null || echo 0)
+echo "# syscall-workload runs $sw, flowgen churn runs $fg, fentry selftests $st, CPU 1 offlined $(cat $T/hotplug 2>/dev/null || echo 0) times"
+[ $r1 = 0 ] && [ $sw -gt 0 ]; ok $? "syscall workload ran ($sw x 5000 getppid)"
+[ $r2 = 0 ] && [ $fg -gt 0 ]; ok $? "TCP churn ran ($fg x 100 connections)"
+[ $r3 = 0 ]; ok $? "mapfill runs exited 0 ($(grep -c . $T/mapfill.out) lines)"
+bad=$(awk '{ for (i = 1; i < NF; i++) if (($i == "bad" || $i == "failures") && $(i + 1) != 0) n++ } END { print n + 0 }' $T/mapfill.out)
+[ "$bad" = 0 ]; ok $? "mapfill: every update succeeded and reads back, elements = keys ($bad bad lines)"
+[ $r4 = 0 ] && [ $st -gt 0 ]; ok $? "fentry program updating a NO_PREALLOC hash map counted exactly, $st times"
+[ $hot = 0 ] || [ "$(cat $T/hotplug 2>/dev/null || echo 0)" -gt 0 ]
+ok $? "CPU 1 went offline and online ($(cat $T/hotplug 2>/dev/null || echo none))"
+
+# the tracers: counted + reported missed == what the workload did
+miss=$(sed -n 's/^\([0-9]*\) events missed.*/\1/p' $T/sc.out | awk '{ s += $1 } END { print s + 0 }')
+got=$(awk '$1 == "getppid" { s += $2 } END { print s + 0 }' $T/sc.out)
+exp=$((sw * 5000))
+[ $src = 0 ] && [ "$got" -le $exp ] && [ $((got + miss)) -ge $exp ]
+ok $? "bpfmem syscalls: getppid $got + $miss missed = $exp (exit $src)"
+n=$(grep -c '"type":"closed","reason":"tcp_close"' $T/fl.json)
+l=$(grep '"type":"interval"' $T/fl.json | tail -n1 | sed -n 's/.*"live_flows":\([0-9]*\).*/\1/p')
+fmiss=$(grep '"type":"summary"' $T/fl.json | sed -n 's/.*"missed":\([0-9]*\).*/\1/p')
+echo "# flows: closed $n, live at the end ${l:-?}, missed ${fmiss:-?}, exit $frc"
+[ $((n + ${l:-0})) = $((fg * 200)) ] && [ "${l:-0}" -le "${fmiss:-0}" ] &&
+	grep '"type":"summary"' $T/fl.json | grep -q '"dropped":{"map_full":0,"alloc":0,"ringbuf":0'
+ok $? "bpfmem flows: $n closed + ${l:-0} left = $((fg * 200)) sockets, nothing dropped but reported misses"
+
+# memory of the cgroup back to where it started
+rm -rf $T
+rmdir $CG/work $CG/tools
+i=0
+while [ $i -lt 30 ]; do
+	k1=$(kmem)
+	[ $((k1 - k0)) -le $((ncpu * 4096)) ] && break
+	echo 1M >$CG/memory.reclaim 2>/dev/null
+	sleep 1
+	i=$((i + 1))
+done
+c1=$(cat $CG/memory.current)
+echo "# after: memory.current $c1, kernel $k1 (waited ${i}s)"
+grep -E '^(slab|percpu|kernel_stack|sock|vmalloc) ' $CG/memory.stat | sed 's/^/#   /'
+[ $((k1 - k0)) -le $((ncpu * 4096)) ]
+ok $? "kernel memory of the cgroup back within one page per CPU: $k0 -> $k1 B"
+rmdir $CG
+done_testing
