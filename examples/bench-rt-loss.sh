@@ -10,6 +10,7 @@
 #    --closed` must give 2 x CONNS tcp_close records.
 # Prints one row per case: expected, counted, missed (the programs' recursion_misses,
 # as the tool reports them) and the share lost.
+. /tests/lib.sh	# wait_for, missed_text, missed_json
 calls=${1:-200000}
 conns=${2:-2000}
 ncpu=$(grep -c ^processor /proc/cpuinfo)
@@ -33,13 +34,6 @@ stop_hogs() {
 	[ -n "$hogs" ] && kill $hogs 2>/dev/null && wait $hogs 2>/dev/null
 	hogs=""
 }
-wait_line() {	# wait_line PATTERN FILE
-	local i=0
-	while ! grep -q "$1" "$2" 2>/dev/null && [ $i -lt 600 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-}
 row() {	# row TOOL HOOK LOAD EXPECTED COUNTED MISSED
 	awk -v t="$1" -v h="$2" -v l="$3" -v e="$4" -v c="$5" -v m="$6" 'BEGIN {
 		printf "%-9s %-7s %-5s %10d %10d %8d %7.3f%%\n", t, h, l, e, c, m, e ? 100 * (e - c) / e : 0 }'
@@ -49,7 +43,7 @@ bench_syscalls() {	# bench_syscalls HOOK LOAD
 	local per=$((calls / ncpu)) i=0 pids="" sum ex miss
 	bpfmem syscalls --hook $1 -c $CG -T 0 >/tmp/sc.out 2>/tmp/sc.err &
 	tp=$!
-	wait_line Tracing /tmp/sc.err
+	wait_for Tracing /tmp/sc.err $tp
 	while [ $i -lt $ncpu ]; do
 		sh -c "echo \$\$ >$CG/cgroup.procs && exec syscall-workload -g $per -o 0 -n 0" >/dev/null &
 		pids="$pids $!"
@@ -61,7 +55,7 @@ bench_syscalls() {	# bench_syscalls HOOK LOAD
 	wait $tp
 	sum=$(awk '$1 == "getppid" { s += $2 } END { print s + 0 }' /tmp/sc.out)
 	ex=$(awk '$1 == "exit_group" { s += $2 } END { print s + 0 }' /tmp/sc.out)
-	miss=$(sed -n 's/^\([0-9]*\) events missed.*/\1/p' /tmp/sc.out | awk '{ s += $1 } END { print s + 0 }')
+	miss=$(missed_text /tmp/sc.out)
 	row syscalls $1 $2 $((per * ncpu + ncpu)) $((sum + ex)) $miss
 }
 
@@ -69,14 +63,13 @@ bench_flows() {	# bench_flows HOOK LOAD
 	local n miss
 	bpfmem flows --hook $1 -j --closed -i 1 -T 1 >/tmp/fl.json 2>/tmp/fl.err &
 	fp=$!
-	wait_line '"type":"start"' /tmp/fl.json
+	wait_for '"type":"start"' /tmp/fl.json $fp
 	flowgen churn 127.0.0.1 6100 $conns 4 >/dev/null
 	sleep 1
 	kill -INT $fp
 	wait $fp
 	n=$(grep -c '"type":"closed","reason":"tcp_close"' /tmp/fl.json)
-	miss=$(grep '"type":"summary"' /tmp/fl.json | sed -n 's/.*"missed":\([0-9]*\).*/\1/p')
-	row flows $1 $2 $((2 * conns)) $n ${miss:-0}
+	row flows $1 $2 $((2 * conns)) $n $(missed_json /tmp/fl.json)
 }
 
 printf "%-9s %-7s %-5s %10s %10s %8s %8s\n" tool hook load expected counted missed lost

@@ -86,9 +86,8 @@ else
 	out=$kroot/vanilla/build-$flavor
 fi
 if [ "$variant" = patched ]; then
-	# 0000-cover-letter.patch describes the series and has no diff
 	patches=$(ls "${BPFMEM_PATCHES_DIR:-$here/patches}"/*.patch 2>/dev/null |
-		grep -v '/0000-cover-letter\.patch$' | LC_ALL=C sort || true)
+		LC_ALL=C sort || true)
 else
 	patches=""
 fi

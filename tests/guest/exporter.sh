@@ -54,15 +54,9 @@ done
 [ -z "$missing" ]; ok $? "HELP and TYPE of every family${missing:+ -- missing:$missing}"
 
 # the holder's maps against their fdinfo
-holder_fdinfo() {
-	local f
-	for f in /proc/$hpid/fdinfo/*; do
-		grep -q "^map_id:[[:space:]]*$1\$" $f 2>/dev/null && { cat $f; return; }
-	done
-}
 while read -r _ name _ id _ type _ key _ value _ max _ flags _ elems _ memlock; do
 	bad=""
-	fdi=$(holder_fdinfo $id)
+	fdi=$(map_fdinfo $hpid $id)
 	kmem=$(echo "$fdi" | sed -n 's/^memlock:[[:space:]]*//p')
 	kel=$(echo "$fdi" | sed -n 's/^elements:[[:space:]]*//p')
 	[ -n "$kel" ] || kel=$elems	# without the series: what the holder put in

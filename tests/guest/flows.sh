@@ -166,16 +166,12 @@ sum_bytes() {
 	END { print tx + 0, rx + 0 }' "$1"
 }
 
-summary_missed() {	# summary_missed FILE: runs the kernel skipped, from the summary
-	grep '"type":"summary"' "$1" | awk "$AWKLIB"' { m = g("missed") } END { print m + 0 }'
-}
-
 # After a run: RELAX=1 when the kernel skipped runs of the programs and the tool
 # reported them (PREEMPT_RT, see churn below; exit status 3): per-flow checks then
 # accept counts short of the workload, or a flow whose teardown was missed, and
 # still fail on anything over it. RC: the tool's exit status.
 relax_if_missed() {	# relax_if_missed FILE RC DESC
-	_miss=$(summary_missed "$1")
+	_miss=$(missed_json "$1")
 	RELAX=0
 	if [ "$_miss" = 0 ]; then
 		[ "$2" = 0 ]; ok $? "$3: exits 0 (got $2)"
@@ -425,7 +421,7 @@ ok $? "churn: $CHURN short TCP connections, 4 at a time ($(cat /tmp/churn.gen))"
 sleep 1
 stop_flows
 rc=$?
-miss=$(summary_missed /tmp/churn.json)
+miss=$(missed_json /tmp/churn.json)
 maxlive=$(grep '"type":"interval"' /tmp/churn.json | awk "$AWKLIB"' { v = g("live_flows") + 0; if (v > m) m = v } END { print m + 0 }')
 endlive=$(last_interval /tmp/churn.json live_flows)
 n=$(grep -c '"type":"closed","reason":"tcp_close"' /tmp/churn.json)
@@ -468,7 +464,7 @@ sleep 1
 stop_flows
 rc=$?
 set -- $(sum_bytes /tmp/sum.json 6003)
-miss=$(summary_missed /tmp/sum.json)
+miss=$(missed_json /tmp/sum.json)
 d=$(grep '"type":"summary"' /tmp/sum.json | grep -c '"dropped":{"map_full":0,"alloc":0,"ringbuf":0,"args":0')
 exp=$((2 * SUMN))
 if [ "$miss" = 0 ]; then

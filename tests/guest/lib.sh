@@ -57,3 +57,19 @@ done_testing() {	# the plan is printed by the host harness (--tap), after its ve
 	[ "$_fail" = 0 ]
 	exit $?
 }
+
+# runs the kernel skipped, as the tools report them (PREEMPT_RT: see flows.sh churn)
+missed_text() {	# missed_text FILE: sum of the "N events missed ..." lines (syscalls)
+	sed -n 's/^\([0-9]*\) events missed.*/\1/p' "$1" | awk '{ s += $1 } END { print s + 0 }'
+}
+missed_json() {	# missed_json FILE: "missed" of the "summary" line (flows -j)
+	grep '"type":"summary"' "$1" | sed -n 's/.*"missed":\([0-9]*\).*/\1/p' |
+		awk '{ m = $1 } END { print m + 0 }'
+}
+
+map_fdinfo() {	# map_fdinfo PID MAP_ID: the fdinfo of PID's fd for that map
+	local f
+	for f in /proc/$1/fdinfo/*; do
+		grep -q "^map_id:[[:space:]]*$2\$" $f 2>/dev/null && { cat $f; return; }
+	done
+}

@@ -64,15 +64,9 @@ t1=$(cut -d' ' -f1 /proc/uptime)
 ok $rc "Prometheus scrapes the exporter: up{job=\"bpfmem\"} == 1 (after $(awk "BEGIN { print $t1 - $t0 }") s)"
 
 # every map of the holder: what Prometheus stored equals the kernel's fdinfo
-holder_fdinfo() {
-	local f
-	for f in /proc/$hpid/fdinfo/*; do
-		grep -q "^map_id:[[:space:]]*$1\$" $f 2>/dev/null && { cat $f; return; }
-	done
-}
 n=0
 while read -r _ name _ id _ type _ key _ value _ max _ flags _ elems _ memlock; do
-	fdi=$(holder_fdinfo $id)
+	fdi=$(map_fdinfo $hpid $id)
 	kmem=$(echo "$fdi" | sed -n 's/^memlock:[[:space:]]*//p')
 	kel=$(echo "$fdi" | sed -n 's/^elements:[[:space:]]*//p')
 	sel="%7Bjob%3D%22bpfmem%22%2Cid%3D%22$id%22%7D"

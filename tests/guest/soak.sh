@@ -101,14 +101,14 @@ bad=$(awk '{ for (i = 1; i < NF; i++) if (($i == "bad" || $i == "failures") && $
 ok $? "CPU 1 went offline and online ($(cat $T/hotplug 2>/dev/null || echo none))"
 
 # the tracers: counted + reported missed == what the workload did
-miss=$(sed -n 's/^\([0-9]*\) events missed.*/\1/p' $T/sc.out | awk '{ s += $1 } END { print s + 0 }')
+miss=$(missed_text $T/sc.out)
 got=$(awk '$1 == "getppid" { s += $2 } END { print s + 0 }' $T/sc.out)
 exp=$((sw * 5000))
 [ $src = 0 ] && [ "$got" -le $exp ] && [ $((got + miss)) -ge $exp ]
 ok $? "bpfmem syscalls: getppid $got + $miss missed = $exp (exit $src)"
 n=$(grep -c '"type":"closed","reason":"tcp_close"' $T/fl.json)
 l=$(grep '"type":"interval"' $T/fl.json | tail -n1 | sed -n 's/.*"live_flows":\([0-9]*\).*/\1/p')
-fmiss=$(grep '"type":"summary"' $T/fl.json | sed -n 's/.*"missed":\([0-9]*\).*/\1/p')
+fmiss=$(missed_json $T/fl.json)
 echo "# flows: closed $n, live at the end ${l:-?}, missed ${fmiss:-?}, exit $frc"
 [ $((n + ${l:-0})) = $((fg * 200)) ] && [ "${l:-0}" -le "${fmiss:-0}" ] &&
 	grep '"type":"summary"' $T/fl.json | grep -q '"dropped":{"map_full":0,"alloc":0,"ringbuf":0'

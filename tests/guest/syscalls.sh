@@ -137,7 +137,7 @@ expect "churn: exits 0" $? 0
 sed 's/^/#   /' $T/churn.err; grep -E '^(stats|total|getppid|exit_group)' $T/churn | sed 's/^/#   /'
 # runs the kernel skipped (PREEMPT_RT: a tracer run preempted on the same CPU) are
 # reported as missed; counted + missed must cover the workload, and nothing is invented
-missed=$(sed -n 's/^\([0-9]*\) events missed.*/\1/p' $T/churn | awk '{ s += $1 } END { print s + 0 }')
+missed=$(missed_text $T/churn)
 sum=$(awk '$1 == "exit_group" { s += $2 } END { print s + 0 }' $T/churn)
 if [ "$missed" = 0 ]; then
 	expect "churn: exit_group of every child counted" "$sum" $((churn + 1))

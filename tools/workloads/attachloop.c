@@ -22,15 +22,7 @@
 #include <unistd.h>
 #include <bpf/libbpf.h>
 #include "attachloop.skel.h"
-
-static void pin(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	sched_setaffinity(0, sizeof(set), &set);
-}
+#include "wl-util.h"
 
 int main(int argc, char **argv)
 {
@@ -70,7 +62,7 @@ int main(int argc, char **argv)
 		if (!pids[k]) {
 			long n = 0;
 
-			pin(k);
+			wl_pin_cpu(k);
 			while (!*stop) {
 				syscall(SYS_getppid);
 				n++;
@@ -79,7 +71,7 @@ int main(int argc, char **argv)
 			_exit(0);
 		}
 	}
-	pin(0);
+	wl_pin_cpu(0);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (i = 0; i < rounds; i++) {
 		struct bpf_link *l = bpf_program__attach(skel->progs.on_syscall);

@@ -45,15 +45,6 @@ struct worker {
 	int phase;	/* 0 churn, 1 refill */
 };
 
-static void pin(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	pthread_setaffinity_np(pthread_self(), sizeof(set), &set);
-}
-
 static void *work(void *arg)
 {
 	struct worker *w = arg;
@@ -61,7 +52,7 @@ static void *work(void *arg)
 	__u32 key;
 	int r, i;
 
-	pin(w->cpu);
+	wl_pin_cpu(w->cpu);
 	if (w->phase == 1) {	/* refill: keys cpu, cpu + ncpu, ... below MAX */
 		for (i = w->cpu; i < max_entries; i += ncpu) {
 			key = i;

@@ -69,16 +69,6 @@ static int write_file(const char *path, const char *s)
 	return ret;
 }
 
-static void pin_cpu0(void)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(0, &set);
-	if (sched_setaffinity(0, sizeof(set), &set))
-		perror("reclaimfill: sched_setaffinity");
-}
-
 /* fault in the stack the fill may use, while still charged to the parent cgroup */
 static void __attribute__((noinline)) touch_stack(void)
 {
@@ -97,9 +87,8 @@ static void usage(void)
 int main(int argc, char **argv)
 {
 	long ok = 0, enomem = 0, other = 0, run = 0, bad = 0, slack_kb = 256;
+	long long misses;
 	const char *tname = "hash", *mode = "high";
-	struct bpf_prog_info info = {};
-	__u32 info_len = sizeof(info);
 	struct reclaimfill_bpf *skel;
 	char cg[128], path[192], num[32];
 	int c, entries = 50000, fd, i;
@@ -158,7 +147,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
-	pin_cpu0();
+	wl_pin_cpu(0);
 	pid = fork();
 	if (pid < 0) {
 		perror("reclaimfill: fork");
@@ -259,17 +248,17 @@ int main(int argc, char **argv)
 		    v.v[0] != vals[i].v[0] || v.v[7] != vals[i].v[7])
 			bad++;
 	}
-	if (bpf_obj_get_info_by_fd(bpf_program__fd(skel->progs.count_getpgid), &info,
-				    &info_len))
+	misses = wl_prog_misses(bpf_program__fd(skel->progs.count_getpgid));
+	if (misses < 0)
 		fprintf(stderr, "reclaimfill: cannot read the program's info: %s\n",
 			strerror(errno));
 
 	printf("reclaimfill %s %s entries %d ok %ld enomem %ld other %ld elements %lld keys %ld "
-	       "bad %ld calls %ld counted %llu misses %llu ev_high %lld ev_max %lld "
+	       "bad %ld calls %ld counted %llu misses %lld ev_high %lld ev_max %lld "
 	       "oom_kill %lld alloc_failures %lld limit %lld peak %lld\n",
 	       tname, mode, entries, ok, enomem, other, wl_fdinfo(fd, "elements"),
 	       wl_count_keys(fd), bad, sh->calls, (unsigned long long)skel->bss->calls,
-	       (unsigned long long)info.recursion_misses, wl_cg_read("memory.events", "high"),
+	       misses, wl_cg_read("memory.events", "high"),
 	       wl_cg_read("memory.events", "max"), wl_cg_read("memory.events", "oom_kill"),
 	       wl_fdinfo(fd, "alloc_failures"), cur + slack_kb * 1024,
 	       wl_cg_read("memory.peak", NULL));

@@ -30,26 +30,8 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "rtguard.skel.h"
-
-static void pin(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set))
-		perror("rtguard: sched_setaffinity");
-}
-
-static long long misses(struct bpf_program *p)
-{
-	struct bpf_prog_info info = {};
-	__u32 len = sizeof(info);
-
-	if (bpf_obj_get_info_by_fd(bpf_program__fd(p), &info, &len))
-		return -1;
-	return info.recursion_misses;
-}
+#define WL_BPF_ITER
+#include "wl-util.h"
 
 static double now_s(void)
 {
@@ -107,13 +89,13 @@ int main(int argc, char **argv)
 	for (i = 0; i < deletes; i++)
 		bpf_map_delete_elem(fd, &k);
 	printf("rtguard recursion deletes %ld runs %llu missed %lld\n", deletes,
-	       (unsigned long long)skel->bss->rec_runs, misses(skel->progs.rec_delete));
+	       (unsigned long long)skel->bss->rec_runs, wl_prog_misses(bpf_program__fd(skel->progs.rec_delete)));
 
 	/* guard: workers (and a hog) sharing CPU 0 */
 	if (hogflag) {
 		hog = fork();
 		if (hog == 0) {
-			pin(0);
+			wl_pin_cpu(0);
 			prctl(PR_SET_NAME, "rtguard-hog");
 			for (;;)
 				;
@@ -131,7 +113,7 @@ int main(int argc, char **argv)
 		if (pids[i] == 0) {
 			long j;
 
-			pin(0);
+			wl_pin_cpu(0);
 			prctl(PR_SET_NAME, "rtguard-w");
 			for (j = 0; j < calls; j++)
 				syscall(SYS_getppid);
@@ -150,7 +132,7 @@ int main(int argc, char **argv)
 	}
 	printf("rtguard guard workers %ld calls %ld expected %ld runs %llu missed %lld corrupt %llu secs %.2f\n",
 	       workers, calls, workers * calls, (unsigned long long)skel->bss->runs,
-	       misses(skel->progs.guard_getppid), (unsigned long long)skel->bss->corrupt,
+	       wl_prog_misses(bpf_program__fd(skel->progs.guard_getppid)), (unsigned long long)skel->bss->corrupt,
 	       now_s() - t0);
 	rtguard_bpf__destroy(skel);
 	return bad;

@@ -9,13 +9,31 @@
  *   wl_find_cgroup()     wl_cgdir = /sys/fs/cgroup/<our cgroup v2>, 0 or -1
  *   wl_cg_read(file, key) a number of a file in wl_cgdir: the first one (key NULL,
  *                        memory.current) or that of "key value" lines (memory.stat)
+ *   wl_pin_cpu(cpu)      the calling thread on that CPU only (needs _GNU_SOURCE)
+ *   wl_prog_misses(fd)   a program's recursion_misses, -1 on error (WL_BPF_ITER)
  */
 #ifndef WL_UTIL_H
 #define WL_UTIL_H
 
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#ifdef _GNU_SOURCE
+static inline int wl_pin_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		perror("sched_setaffinity");
+		return -1;
+	}
+	return 0;
+}
+#endif
 
 static inline long long wl_fdinfo(int fd, const char *key)
 {
@@ -90,6 +108,16 @@ static inline long wl_count_keys(int fd)
 		prev = &key;
 	}
 	return n;
+}
+
+static inline long long wl_prog_misses(int prog_fd)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len))
+		return -1;
+	return info.recursion_misses;
 }
 #endif
 
