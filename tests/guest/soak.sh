@@ -6,7 +6,8 @@
 # drop_caches loop and CPU 1 goes offline and online. Everything runs in one memory
 # cgroup. Afterwards: every workload count is accounted for (counted, or counted as
 # missed by the tool), every map was consistent, and the cgroup's kernel memory is
-# back within one slab page per CPU of where it started. No splat (harness).
+# back within one slab page per CPU of where it started (plus the page per CPU that
+# memcg keeps precharged). No splat (harness).
 # usage: soak.sh FLAVOR [SECONDS [HOTPLUG(1|0)]]
 . /tests/lib.sh
 flavor=${1:-base}
@@ -117,10 +118,13 @@ ok $? "bpfmem flows: $n closed + ${l:-0} left = $((fg * 200)) sockets, nothing d
 # memory of the cgroup back to where it started
 rm -rf $T
 rmdir $CG/work $CG/tools
+# memory.stat "kernel" counts pages charged: on top of one partly used slab page per
+# CPU, each CPU may keep up to a page precharged for the cgroup (its objcg stock)
+slack=$((2 * ncpu * 4096))
 i=0
 while [ $i -lt 30 ]; do
 	k1=$(kmem)
-	[ $((k1 - k0)) -le $((ncpu * 4096)) ] && break
+	[ $((k1 - k0)) -le $((ncpu * 4096)) ] && break	# settled: stock pages used up
 	echo 1M >$CG/memory.reclaim 2>/dev/null
 	sleep 1
 	i=$((i + 1))
@@ -128,7 +132,7 @@ done
 c1=$(cat $CG/memory.current)
 echo "# after: memory.current $c1, kernel $k1 (waited ${i}s)"
 grep -E '^(slab|percpu|kernel_stack|sock|vmalloc) ' $CG/memory.stat | sed 's/^/#   /'
-[ $((k1 - k0)) -le $((ncpu * 4096)) ]
-ok $? "kernel memory of the cgroup back within one page per CPU: $k0 -> $k1 B"
+[ $((k1 - k0)) -le $slack ]
+ok $? "kernel memory of the cgroup back within a slab page and a stock page per CPU ($slack B): $k0 -> $k1 B"
 rmdir $CG
 done_testing
