@@ -1,19 +1,36 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""Aggregates the "bench: " lines of several guest logs (one per kernel x smp) into one
-table with ratios dyn/prealloc and patched/vanilla, and a JSON file for history.
-usage: bench-report.py OUT.json KERNEL:SMP:LOG..."""
+"""Aggregates the "bench: " lines of guest logs (one per kernel x smp x round) into
+ratios that survive TCG noise: for every case, the median over rounds of ops
+dynamic/preallocated (both modes measured in the same boot) and of ops and peak
+memory patched/vanilla (boots of one round are run back to back), each with its
+min-max spread. The JSON file keeps every run.
+usage: bench-report.py OUT.json KERNEL:SMP[:ROUND]:LOG..."""
 import json
 import re
+import statistics
 import sys
 
-rows = {}   # (case, mode) -> {(kernel, smp): {"ops":..., "mem":..., "peak":...}}
-runs = []
+results = []    # every measurement
+data = {}       # (case, mode, kernel, smp) -> {round: values}
+combos = []     # (kernel, smp) in first-seen order
+rounds = set()
 for arg in sys.argv[2:]:
-    kernel, smp, log = arg.split(":", 2)
-    key = (kernel, int(smp))
-    runs.append(key)
-    for line in open(log, errors="replace"):
+    parts = arg.split(":", 3)
+    if len(parts) == 4 and parts[2].isdigit():
+        kernel, smp, rnd, log = parts[0], int(parts[1]), int(parts[2]), parts[3]
+    else:
+        kernel, smp, log = arg.split(":", 2)
+        smp, rnd = int(smp), 1
+    if (kernel, smp) not in combos:
+        combos.append((kernel, smp))
+    rounds.add(rnd)
+    try:
+        lines = open(log, errors="replace").read().splitlines()
+    except OSError as e:
+        print(f"bench-report: {log}: {e.strerror}", file=sys.stderr)
+        lines = []
+    for line in lines:
         line = line.replace("\r", "").strip()
         m = re.match(r"^bench: (.*)$", line)
         if not m:
@@ -33,67 +50,71 @@ for arg in sys.argv[2:]:
             case, mode, v = "hashmap-lookup (events/s)", f[1], {"ops": float(f[4]) * 1e6}
         else:
             continue
-        rows.setdefault((case, mode), {})[key] = v
+        data.setdefault((case, mode, kernel, smp), {})[rnd] = v
+        results.append({"case": case, "mode": mode, "kernel": kernel, "smp": smp,
+                        "round": rnd, **v})
 
 
-def fmt(x, unit=""):
-    if x is None:
+def spread(xs):
+    """median (min-max, n)"""
+    if not xs:
         return "-"
-    if x >= 1e6:
-        return f"{x / 1e6:.2f}M{unit}"
-    if x >= 1e3:
-        return f"{x / 1e3:.1f}k{unit}"
-    return f"{x:.2f}{unit}"
+    return f"{statistics.median(xs):.3f} ({min(xs):.3f}-{max(xs):.3f}, n={len(xs)})"
 
 
-cases = sorted({c for c, _ in rows})
-print("bpfmem bench (TCG guest: compare ratios within this run, not absolute figures)")
-hdr = f"{'case':52} {'mode':9}" + "".join(f" {k + '/smp' + str(s):>24}" for k, s in runs)
-print(hdr)
-print(f"{'':52} {'':9}" + "".join(f" {'ops  mem/peak MiB':>24}" for _ in runs))
+def ratios(a, b, key="ops"):
+    """a[r][key] / b[r][key] for every round both have"""
+    return [a[r][key] / b[r][key] for r in sorted(a) if r in b and b[r].get(key)
+            and key in a[r]]
+
+
+cases = sorted({k[0] for k in data})
+summary = []
+print("bpfmem bench (TCG guest): medians over rounds, min-max in parentheses;")
+print(f"{len(rounds)} round(s), each round boots " +
+      ", ".join(f"{k}/smp{s}" for k, s in combos) + " in turn")
 for c in cases:
-    for mode in ("prealloc", "dynamic"):
-        d = rows.get((c, mode), {})
-        cells = []
-        for r in runs:
-            v = d.get(r)
-            if not v:
-                cells.append(f" {'-':>24}")
-                continue
-            s = fmt(v["ops"])
-            if "mem" in v:
-                s += f" {v['mem']:.2f}/{v['peak']:.2f}"
-            cells.append(f" {s:>24}")
-        print(f"{c[:52]:52} {mode:9}" + "".join(cells))
-print()
-print("ratios: ops dyn/prealloc per kernel; ops and peak memory patched/vanilla per mode")
-for c in cases:
-    pre, dyn = rows.get((c, "prealloc"), {}), rows.get((c, "dynamic"), {})
-    parts = []
-    for r in runs:
-        if r in pre and r in dyn and pre[r]["ops"]:
-            parts.append(f"{r[0]}/smp{r[1]} dyn/pre {dyn[r]['ops'] / pre[r]['ops']:.2f}")
-    for smp in sorted({s for _, s in runs}):
-        for mode, d in (("prealloc", pre), ("dynamic", dyn)):
-            p, v = d.get(("base", smp)), d.get(("vanilla", smp))
-            if p and v and v["ops"]:
-                t = f"smp{smp} {mode} patched/vanilla {p['ops'] / v['ops']:.3f}"
-                if "peak" in p and v.get("peak"):
-                    t += f" (peak mem {p['peak'] / v['peak']:.2f})"
-                parts.append(t)
     print(f"  {c}:")
-    for p in parts:
-        print(f"    {p}")
-out = {"runs": [{"kernel": k, "smp": s} for k, s in runs],
-       "results": [{"case": c, "mode": m, "kernel": k, "smp": s, **v}
-                   for (c, m), d in sorted(rows.items()) for (k, s), v in sorted(d.items())]}
-json.dump(out, open(sys.argv[1], "w"), indent=1)
+    for k, s in combos:
+        pre, dyn = data.get((c, "prealloc", k, s), {}), data.get((c, "dynamic", k, s), {})
+        med = [statistics.median(x[r]["ops"] for r in x) for x in (pre, dyn) if x]
+        line = f"    {k}/smp{s}: ops " + " / ".join(
+            f"{m:.0f}" for m in med) + (" (prealloc / dynamic)" if len(med) == 2 else "")
+        r = ratios(dyn, pre)
+        if r:
+            line += f"; dyn/prealloc {spread(r)}"
+            summary.append({"case": c, "kernel": k, "smp": s, "ratio": "dynamic/prealloc",
+                            "median": statistics.median(r), "min": min(r), "max": max(r),
+                            "n": len(r)})
+        pk = ratios(dyn, pre, "peak")
+        if pk:
+            line += f"; peak mem dyn/prealloc {spread(pk)}"
+        print(line)
+    for s in sorted({s for _, s in combos}):
+        for mode in ("prealloc", "dynamic"):
+            p, v = data.get((c, mode, "base", s)), data.get((c, mode, "vanilla", s))
+            if not p or not v:
+                continue
+            r = ratios(p, v)
+            line = f"    smp{s} {mode} patched/vanilla {spread(r)}"
+            summary.append({"case": c, "mode": mode, "smp": s, "ratio": "patched/vanilla",
+                            "median": statistics.median(r) if r else None,
+                            "min": min(r) if r else None, "max": max(r) if r else None,
+                            "n": len(r)})
+            pk = ratios(p, v, "peak")
+            if pk:
+                line += f"; peak mem {spread(pk)}"
+            print(line)
+json.dump({"runs": [{"kernel": k, "smp": s} for k, s in combos], "rounds": sorted(rounds),
+           "summary": summary, "results": results}, open(sys.argv[1], "w"), indent=1)
 print(f"\nJSON: {sys.argv[1]}")
 # a mode no run produced for a case does not exist for it (bpf-hashmap-full-update has
 # no BPF_F_NO_PREALLOC variant); a mode some run produced must be in every run
-missing = [(c, m, r) for c in cases for m in ("prealloc", "dynamic") for r in runs
-           if rows.get((c, m)) and r not in rows[(c, m)]]
-bad = [x for x in out["results"] if x["ops"] <= 0]
+missing = [(c, m, k, s, r) for c in cases for m in ("prealloc", "dynamic")
+           for k, s in combos for r in sorted(rounds)
+           if any((c, m, kk, ss) in data for kk, ss in combos)
+           and r not in data.get((c, m, k, s), {})]
+bad = [x for x in results if x["ops"] <= 0]
 if not cases or missing or bad:
     print(f"bench: {len(missing)} missing and {len(bad)} non-positive results")
     sys.exit(1)

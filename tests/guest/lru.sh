@@ -92,7 +92,7 @@ done
 # the same eviction as a preallocated map: the same number of survivors
 [ "$(v dynamic overflow elements)" = "$(v prealloc overflow elements)" ]
 ok $? "dynamic and preallocated maps keep the same number of elements after overflow ($(v dynamic overflow elements) = $(v prealloc overflow elements))"
-echo "# memcg after overflow (full map): prealloc $(v prealloc overflow memcg) B, dynamic $(v dynamic overflow memcg) B (bpf_mem_alloc size classes)"
+echo "# memcg after overflow (full map): prealloc $(v prealloc overflow memcg) B, dynamic $(v dynamic overflow memcg) B"
 
 # --- the tool: bpfmem savings --lru (memcg of a fresh cgroup per case) ---------------
 bpfmem savings --lru -k 16 -V 64 -e $max -o 1,10,100 --fill both --no-churn --csv \
