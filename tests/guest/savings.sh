@@ -38,6 +38,13 @@ check_csv() {	# check_csv FILE LABEL
 		NR > 1 && $1 == "dynamic" { n++ }
 		END { exit !(n > 0 && !bad) }' "$f"
 	ok $? "$l: every dynamic figure >= the floor (elements x element + buckets)"
+	# exact-size slab objects (series patch 13): what a filled dynamic map costs
+	# over the floor is the allocator caches and memcg's 8 B per slab object
+	awk -F, 'NR > 1 && $1 == "dynamic" && ($2 == "bpf" || $2 == "user") && $5 > 1.1 * $10 {
+			printf "# above 1.1 x floor: %s\n", $0; bad = 1 }
+		NR > 1 && $1 == "dynamic" { n++ }
+		END { exit !(n > 0 && !bad) }' "$f"
+	ok $? "$l: every dynamic figure <= 1.1 x the floor"
 }
 
 ratio() {	# ratio FILE FILL OCC: dynamic/prealloc memory in %
@@ -53,6 +60,14 @@ check_csv /tmp/sav.csv "default shape"
 r1=$(ratio /tmp/sav.csv bpf 1)
 r100=$(ratio /tmp/sav.csv bpf 100)
 echo "# default shape: dynamic/prealloc = $r1% at 1%, $r100% at 100%"
+# a full dynamic map no longer costs more than a preallocated one beyond memcg's
+# per-object accounting (1.40x with kmalloc size classes before patch 13)
+if forced /tmp/sav.csv; then
+	skip "default shape: full dynamic map <= 1.06 x preallocated" "kernel forced the map dynamic"
+else
+	awk -v r="$r100" 'BEGIN { exit !(r != "" && r <= 106.0) }'
+	ok $? "default shape: full dynamic map is $r100% (<= 106%) of the preallocated one"
+fi
 # the bucket array alone (16384 x 16 B) is 16% of the preallocated map here:
 # the 10% bound is checked on a shape whose floor allows it (below)
 awk -F, 'NR > 1 && $1 == "dynamic" && $2 == "bpf" && $3 == 1 {
