@@ -4,7 +4,9 @@
  * a hash map, preallocated or BPF_F_NO_PREALLOC (bpf_mem_alloc). Run on a chosen CPU
  * with BPF_PROG_TEST_RUN (raw_tp, BPF_F_TEST_RUN_ON_CPU), so the work happens in the
  * kernel with no syscall per operation. Keys are disjoint per CPU; a CPU keeps
- * `live` keys resident so the map is not trivially empty.
+ * `live` keys resident so the map is not trivially empty. With `overwrite`, an
+ * iteration only updates one of the CPU's `live` keys (replacing its element) and
+ * checks that a lookup returns the new value.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -13,7 +15,9 @@
 
 const volatile __u32 iters = 100000;
 const volatile __u32 live = 64;
+const volatile bool overwrite;
 __u64 failures;
+__u64 enomem;	/* updates that found the allocator's per-CPU cache empty */
 
 struct val {
 	__u64 v[4];
@@ -44,13 +48,21 @@ static long one_iter(__u32 i, struct ctx *c)
 	struct val v = { .v = { i, i, i, i } }, *p;
 	__u32 key = c->base + (i % live);
 
-	if (bpf_map_update_elem(c->map, &key, &v, BPF_ANY)) {
-		__sync_fetch_and_add(&failures, 1);
+	long err = bpf_map_update_elem(c->map, &key, &v, BPF_ANY);
+
+	if (err) {
+		/* on PREEMPT_RT the cache refill cannot run inside bpf_loop() */
+		if (err == -12 /* ENOMEM */)
+			__sync_fetch_and_add(&enomem, 1);
+		else
+			__sync_fetch_and_add(&failures, 1);
 		return 0;
 	}
 	p = bpf_map_lookup_elem(c->map, &key);
-	if (!p || p->v[0] != i)
+	if (!p || p->v[0] != i || p->v[3] != i)
 		__sync_fetch_and_add(&failures, 1);
+	if (overwrite)
+		return 0;
 	if (bpf_map_delete_elem(c->map, &key))
 		__sync_fetch_and_add(&failures, 1);
 	return 0;

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# In-guest part of `./run bench`: map_perf-style loop (mapperf) and the upstream
+# In-guest part of `./run bench`: map_perf-style loops (mapperf, mapperf -w) and the upstream
 # selftests bench (htab-mem, hashmap) in preallocated and dynamic mode. Every data
 # line is prefixed "bench: " for tools/bench-report.py.
 #   sh /examples/bench-all.sh [--quick]
@@ -9,9 +9,11 @@ echo "bench: kernel $(uname -r) cpus $(grep -c ^processor /proc/cpuinfo) series 
 rc=0
 if [ $quick = 1 ]; then
 	mapperf -s 1 | sed 's/^/bench: /' || rc=1
+	mapperf -w -s 1 | sed 's/^/bench: /' || rc=1
 	sh /examples/bench-htab.sh -w 1 -d 2 -q | sed 's/^/bench: /'
 else
 	mapperf -s 3 | sed 's/^/bench: /' || rc=1
+	mapperf -w -s 3 | sed 's/^/bench: /' || rc=1
 	sh /examples/bench-htab.sh -w 1 -d 4 | sed 's/^/bench: /'
 fi
 grep -q FAILED /tmp/bench-htab.* 2>/dev/null && rc=1

@@ -40,6 +40,8 @@ for arg in sys.argv[2:]:
             continue
         if f[0] == "mapperf" and len(f) >= 12:
             case, mode, v = "map_perf upd+lookup+del (ops/s, all CPUs)", f[1], {"ops": float(f[9])}
+        elif f[0] == "mapperf-overwrite" and len(f) >= 12:
+            case, mode, v = "map_perf overwrite upd+lookup (ops/s, all CPUs)", f[1], {"ops": float(f[9])}
         elif f[0] == "htab-mem" and len(f) >= 9:
             case = "htab-mem " + f[2] + " (per-producer ops/s)"
             mode = f[1]

@@ -84,8 +84,11 @@ static int selftest(const char *hook, long calls, long keys, bool verbose)
 			goto out;
 		}
 		if ((long)val != calls) {
-			bpfmem_err("selftest (%s): key %ld counted %llu, expected %ld",
-				   fentry ? "fentry" : "kprobe", k, (unsigned long long)val, calls);
+			bpfmem_err("selftest (%s): key %ld counted %llu, expected %ld "
+				   "(%lld updates dropped, %lld program runs skipped by the kernel)",
+				   fentry ? "fentry" : "kprobe", k, (unsigned long long)val, calls,
+				   bpfmem_percpu_sum(bpf_map__fd(skel->maps.dropped), 0),
+				   bpfmem_prog_misses(skel->obj));
 			goto out;
 		}
 	}

@@ -38,13 +38,15 @@ check_csv() {	# check_csv FILE LABEL
 		NR > 1 && $1 == "dynamic" { n++ }
 		END { exit !(n > 0 && !bad) }' "$f"
 	ok $? "$l: every dynamic figure >= the floor (elements x element + buckets)"
-	# exact-size slab objects (series patch 13): what a filled dynamic map costs
-	# over the floor is the allocator caches and memcg's 8 B per slab object
-	awk -F, 'NR > 1 && $1 == "dynamic" && ($2 == "bpf" || $2 == "user") && $5 > 1.1 * $10 {
-			printf "# above 1.1 x floor: %s\n", $0; bad = 1 }
-		NR > 1 && $1 == "dynamic" { n++ }
-		END { exit !(n > 0 && !bad) }' "$f"
-	ok $? "$l: every dynamic figure <= 1.1 x the floor"
+	# exact-size slab objects (series patch 13): what a dynamic map costs over the
+	# floor is memcg's 8 B per slab object, slab page rounding, and the allocator's
+	# per-CPU caches and grace-period lists, which fdinfo reports (cached + pending;
+	# ~32 KiB on rt after a BPF fill that found a cache empty, > 10% of a 0.1% floor)
+	awk -F, 'NR > 1 && $1 == "dynamic" && ($2 == "bpf" || $2 == "user") {
+			n++; r = $5 / $10; if (r > worst) worst = r
+			if ($5 > 1.1 * $10 + $8 + $9) { printf "# above 1.1 x floor + caches: %s\n", $0; bad = 1 } }
+		END { printf "# dynamic / floor: at most %.3f\n", worst; exit !(n > 0 && !bad) }' "$f"
+	ok $? "$l: every dynamic figure <= 1.1 x the floor + the allocator's cached and pending bytes"
 }
 
 ratio() {	# ratio FILE FILL OCC: dynamic/prealloc memory in %

@@ -5,13 +5,18 @@
  * BPF_PROG_TEST_RUN on that CPU (like samples/bpf/map_perf_test's HASH_PREALLOC /
  * HASH_KMALLOC cases, without a syscall per operation).
  *
- *   mapperf [-s SECONDS] [-n ITERS_PER_RUN] [-c CPUS]
+ *   mapperf [-s SECONDS] [-n ITERS_PER_RUN] [-c CPUS] [-w]
  *
  * Prints one line per mode: "mapperf MODE cpus N iters I secs S ops_per_s X failures F"
- * where one op is one update+lookup+delete.
+ * where one op is one update+lookup+delete. -w (overwrite): one op is an update that
+ * replaces one of 64 resident keys per CPU and a lookup that checks the new value;
+ * the lines start with "mapperf-overwrite" and end with "enomem N elements E": updates
+ * that failed with ENOMEM (not in F) and the map's fdinfo element count afterwards
+ * (64 x CPUS when no replacement lost or leaked one).
  */
 #include <errno.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -32,6 +37,24 @@ struct worker {
 	unsigned long long runs;
 	int err;
 };
+
+/* "elements:" of the map's fdinfo, -1 if absent */
+static long long map_elements(int fd)
+{
+	char path[64], line[256];
+	long long n = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "elements: %lld", &n) == 1)
+			break;
+	fclose(f);
+	return n;
+}
 
 static double now(void)
 {
@@ -61,15 +84,17 @@ int main(int argc, char **argv)
 	double secs = 3, t0, t1;
 	int cpus = sysconf(_SC_NPROCESSORS_ONLN), c, i, m;
 	struct mapperf_bpf *skel;
+	bool overwrite = false;
 	struct worker *ws;
 
-	while ((c = getopt(argc, argv, "s:n:c:h")) != -1) {
+	while ((c = getopt(argc, argv, "s:n:c:wh")) != -1) {
 		switch (c) {
 		case 's': secs = atof(optarg); break;
 		case 'n': iters = strtoul(optarg, NULL, 0); break;
 		case 'c': cpus = atoi(optarg); break;
+		case 'w': overwrite = true; break;
 		default:
-			fprintf(stderr, "usage: mapperf [-s SECONDS] [-n ITERS_PER_RUN] [-c CPUS]\n");
+			fprintf(stderr, "usage: mapperf [-s SECONDS] [-n ITERS_PER_RUN] [-c CPUS] [-w]\n");
 			return 2;
 		}
 	}
@@ -81,6 +106,7 @@ int main(int argc, char **argv)
 	if (!skel)
 		return 1;
 	skel->rodata->iters = iters;
+	skel->rodata->overwrite = overwrite;
 	if (mapperf_bpf__load(skel)) {
 		fprintf(stderr, "mapperf: cannot load BPF programs\n");
 		return 1;
@@ -92,6 +118,7 @@ int main(int argc, char **argv)
 
 		prog_fd = bpf_program__fd(m ? skel->progs.run_dynamic : skel->progs.run_prealloc);
 		skel->bss->failures = 0;
+		skel->bss->enomem = 0;
 		stop = 0;
 		t0 = now();
 		for (i = 0; i < cpus; i++) {
@@ -109,9 +136,14 @@ int main(int argc, char **argv)
 			runs += ws[i].runs;
 		}
 		t1 = now();
-		printf("mapperf %s cpus %d iters %llu secs %.2f ops_per_s %.0f failures %llu\n",
-		       mode, cpus, runs * iters, t1 - t0, runs * iters / (t1 - t0),
-		       (unsigned long long)skel->bss->failures);
+		printf("mapperf%s %s cpus %d iters %llu secs %.2f ops_per_s %.0f failures %llu",
+		       overwrite ? "-overwrite" : "", mode, cpus, runs * iters, t1 - t0,
+		       runs * iters / (t1 - t0), (unsigned long long)skel->bss->failures);
+		if (overwrite)
+			printf(" enomem %llu elements %lld", (unsigned long long)skel->bss->enomem,
+			       map_elements(bpf_map__fd(m ? skel->maps.dynamic :
+									    skel->maps.prealloc)));
+		printf("\n");
 	}
 	mapperf_bpf__destroy(skel);
 	free(ws);
