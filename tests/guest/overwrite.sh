@@ -20,9 +20,10 @@ for mode in prealloc dynamic; do
 	el=$(echo "$l" | awk '{ print $16 }')
 	[ -n "$it" ] && [ "$it" -gt 0 ] && [ "$f" = 0 ]
 	ok $? "$mode: $it replacements, every lookup saw the new value ($f failures)"
-	# ENOMEM: a program update that found the per-CPU cache empty; on PREEMPT_RT the
-	# refill cannot run inside the program's bpf_loop() (the same without the series:
-	# 80-100k of 1.7M on vanilla-rt); elsewhere never
+	# ENOMEM: a program insert that found the per-CPU cache empty. A test run on its
+	# own CPU (mapperf pins its threads) runs with preemption disabled; on PREEMPT_RT
+	# the refill irq_work runs in a kthread, so it waits for the end of the run
+	# (vanilla-rt has them too); elsewhere the refill runs in the irq_work IPI: never
 	if [ "$1" = rt ]; then
 		echo "# $mode: $en updates failed with ENOMEM (rt)"
 	else
