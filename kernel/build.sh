@@ -118,7 +118,7 @@ if [ "$(cat "$tree/.bpfmem-series" 2>/dev/null)" != "$series_key" ]; then
 fi
 
 # --- 3. configuration ------------------------------------------------------------
-frags="$here/config/base.config $here/config/selftests.config"
+frags="$here/config/base.config $here/config/selftests.config $here/config/trim.config"
 [ "$flavor" != base ] && frags="$frags $here/config/$flavor.config"
 [ "$variant" = patched ] && [ -f "$here/config/series.config" ] && [ -n "$patches" ] &&
 	frags="$frags $here/config/series.config"
@@ -143,7 +143,17 @@ export CCACHE_NOHASHDIR=1
 export CCACHE_SLOPPINESS=time_macros,include_file_mtime,include_file_ctime
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-20G}
 export KBUILD_BUILD_USER=bpfmem KBUILD_BUILD_HOST=bpfmem
-mk() { make -s -C "$tree" O="$out" ARCH=x86_64 CC="ccache gcc" HOSTCC="ccache gcc" "$@"; }
+# ccache pays when a build directory is rebuilt for another series or config and
+# a compile repeats one it has seen; on a fresh cache every compile is a miss and
+# costs about 12% more than plain gcc (kernel/bpf/verifier.o: 12.0 s against
+# 10.7 s). A cache without a ccache directory (a fresh machine) therefore builds
+# without it; BPFMEM_CCACHE=1 turns it on (and creates the directory), 0 off.
+cc=gcc
+case "${BPFMEM_CCACHE:-auto}" in
+1) cc="ccache gcc"; mkdir -p "$CCACHE_DIR" ;;
+auto) [ -d "$CCACHE_DIR" ] && cc="ccache gcc" ;;
+esac
+mk() { make -s -C "$tree" O="$out" ARCH=x86_64 CC="$cc" HOSTCC="$cc" "$@"; }
 
 stage "configuring: tinyconfig + $(for f in $frags; do basename "$f" .config; done | paste -sd+)"
 mk tinyconfig >/dev/null

@@ -1,15 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0
-# A real Prometheus server (Debian's prometheus package, added to the initramfs) scrapes
-# bpfmem exporter every second; its HTTP API (PromQL) must return the holder's maps'
-# memlock and elements equal to their fdinfo, the target must be up (Prometheus parsed
-# every scrape: it asks for OpenMetrics first), and promtool check metrics passes on a
-# scrape. Prometheus runs in the guest, next to the exporter: the guest kernels have no
-# NIC (no PCI, to keep cold builds short), so there is no host forward to scrape through.
-# usage: prometheus.sh FLAVOR (base)   (needs --add /usr/bin/prometheus /usr/bin/promtool)
+# A real Prometheus server on the host (tests/prometheus-host.sh) scrapes bpfmem
+# exporter in this guest every second through QEMU's user-mode network forward; its
+# HTTP API (PromQL, the host is 10.0.2.2 here) must return the holder's maps' memlock
+# and elements equal to their fdinfo, the target must be up (Prometheus parsed every
+# scrape: it asks for OpenMetrics first). The host runs promtool check metrics on a
+# scrape it takes through the forward.
+# usage: prometheus.sh FLAVOR PROMETHEUS_ADDR:PORT   (harness --net ...-:9731)
 . /tests/lib.sh
 CG=/sys/fs/cgroup/bpfmem-prom
-API=http://127.0.0.1:9090/api/v1
-echo "# kernel ${1:-base}"
+API=http://${2:?usage: prometheus.sh FLAVOR PROMETHEUS_ADDR:PORT}/api/v1
+echo "# kernel ${1:-base}, Prometheus at $API"
 
 # PromQL instant query; prints the first sample's value ("" if none)
 query() {	# query EXPR (URL-encoded)
@@ -26,42 +26,26 @@ wait_value() {	# wait_value EXPR VALUE
 	done
 }
 
-command -v prometheus >/dev/null && command -v promtool >/dev/null
-ok $? "prometheus and promtool in the guest ($(prometheus --version 2>&1 | head -n1))"
+# user-mode network (slirp): the guest is 10.0.2.15, the host 10.0.2.2
+ip link set eth0 up && ip addr add 10.0.2.15/24 dev eth0 && ip route add default via 10.0.2.2
+ok $? "eth0 (virtio-net on virtio-mmio) up as 10.0.2.15"
 
 maps-holder -c $CG >/tmp/mh.txt 2>/tmp/mh.err &
 hpid=$!
 wait_for '^ready' /tmp/mh.txt $hpid; ok $? "maps-holder created its maps (pid $hpid)"
-bpfmem exporter --interval 1 >/tmp/exp.out 2>/tmp/exp.err &
+# a non-loopback address, given explicitly (the default is 127.0.0.1:9731)
+bpfmem exporter --listen 10.0.2.15:9731 --interval 1 >/tmp/exp.out 2>/tmp/exp.err &
 epid=$!
-wait_for 'listening on' /tmp/exp.err $epid; ok $? "exporter listens on 127.0.0.1:9731"
+wait_for 'listening on' /tmp/exp.err $epid; ok $? "exporter listens on 10.0.2.15:9731"
 
-timeout 20 wget -q -O /tmp/m.txt http://127.0.0.1:9731/metrics
-promtool check metrics </tmp/m.txt >/tmp/lint.txt 2>&1
-rc=$?
-sed 's/^/# promtool: /' /tmp/lint.txt | head -n 20
-[ $rc = 0 ]; ok $? "promtool check metrics: clean (exit $rc, $(grep -c . /tmp/lint.txt) lines)"
+timeout 20 wget -q -O /tmp/m.txt http://10.0.2.15:9731/metrics
+[ -s /tmp/m.txt ]; ok $? "a scrape in the guest: $(grep -vc '^#' /tmp/m.txt) samples"
 
-cat >/tmp/prom.yml <<EOF
-global:
-  scrape_interval: 1s
-  scrape_timeout: 1s
-  evaluation_interval: 1s
-scrape_configs:
-  - job_name: bpfmem
-    static_configs:
-      - targets: ['127.0.0.1:9731']
-EOF
-promtool check config /tmp/prom.yml >/dev/null 2>&1; ok $? "promtool check config"
 t0=$(cut -d' ' -f1 /proc/uptime)
-prometheus --config.file=/tmp/prom.yml --storage.tsdb.path=/tmp/prom-data \
-	--web.listen-address=127.0.0.1:9090 >/tmp/prom.log 2>&1 &
-ppid=$!
 wait_value 'up%7Bjob%3D%22bpfmem%22%7D' 1
 rc=$?
 t1=$(cut -d' ' -f1 /proc/uptime)
-[ $rc = 0 ] || tail -n 20 /tmp/prom.log | sed 's/^/# prometheus: /'
-ok $rc "Prometheus scrapes the exporter: up{job=\"bpfmem\"} == 1 (after $(awk "BEGIN { print $t1 - $t0 }") s)"
+ok $rc "the host's Prometheus scrapes the exporter: up{job=\"bpfmem\"} == 1 (after $(awk "BEGIN { print $t1 - $t0 }") s)"
 
 # every map of the holder: what Prometheus stored equals the kernel's fdinfo
 n=0
@@ -99,8 +83,6 @@ m=$(grep -vc '^#' /tmp/m.txt)
 [ -n "$n" ] && [ "$n" -ge $((m / 2)) ]
 ok $? "Prometheus stored $n samples per scrape (our first scrape had $m)"
 
-kill -TERM $ppid
-wait $ppid
 kill -TERM $epid
 wait $epid
 ok $? "exporter exits 0 on SIGTERM"

@@ -17,7 +17,7 @@ set -uo pipefail
 
 top=${1:-$(cd "$(dirname "$0")/../.." && pwd)}
 # host-side scripts (guest scripts run on busybox inside the guest and are not listed)
-scripts=(run .ci/run kernel/build.sh tests/selftests-build.sh tests/harness-negative.sh
+scripts=(run .ci/run kernel/build.sh tests/selftests-build.sh tests/harness-negative.sh tests/prometheus-host.sh
 	tests/bench-smoke.sh tests/unit/check-commands.sh tools/guest/harness.sh
 	tools/plot-savings.sh skel/find-vmlinux.sh)
 # called by the kernel/selftests Makefiles, meson.build files and python scripts

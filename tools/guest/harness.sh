@@ -9,7 +9,7 @@
 #
 #   harness.sh [--kernel base|rt|debug|vanilla|vanilla-rt|PATH] [--smp N] [--mem MB]
 #              [--timeout S] [--log FILE] [--add HOST_PATH]... [--interactive]
-#              [--accel ACCEL] [--tap NAME] -- CMD [ARGS...]
+#              [--accel ACCEL] [--tap NAME] [--net HOSTFWD] -- CMD [ARGS...]
 #
 # --accel: QEMU's -accel argument. Default tcg,thread=single: all vCPUs on one host
 # thread. Multi-threaded TCG (--accel tcg, one host thread per vCPU) runs stale
@@ -17,6 +17,9 @@
 # x64_sys_call while a second vCPU makes syscalls Oopses on an int3 that is no longer
 # in memory within seconds (workload attachloop; README "Guest harness"). Benchmarks
 # that want parallel vCPUs pass --accel tcg and attach before their load starts.
+#
+# Environment: BPFMEM_MACHINE overrides QEMU's -machine (default microvm,acpi=off),
+# BPFMEM_APPEND adds kernel command-line arguments (for experiments).
 #
 # Exit status: the command's (0..120); 121 no verdict; 122 timeout/hang;
 # 123 harness error; 125 kernel splat.
@@ -26,7 +29,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
 CACHE=${BPFMEM_CACHE:-/var/cache/bpfmem}
 BUILDDIR=${BPFMEM_BUILDDIR:-$top/build}
-kernel=base smp=2 mem=1024 timeout=600 log="" interactive=0 tap="" accel=tcg,thread=single
+kernel=base smp=2 mem=1024 timeout=600 log="" interactive=0 tap="" net="" accel=tcg,thread=single
 adds=()
 
 usage() { sed -n '3,19p' "$0" | sed 's/^# \{0,1\}//'; }
@@ -41,6 +44,7 @@ while [ $# -gt 0 ]; do
 	--accel) accel=$2; shift 2 ;;
 	--interactive) interactive=1; shift ;;
 	--tap) tap=$2; shift 2 ;;
+	--net) net=$2; shift 2 ;;
 	-h|--help) usage; exit 0 ;;
 	--) shift; break ;;
 	*) echo "harness: unknown argument '$1'" >&2; usage >&2; exit 123 ;;
@@ -114,10 +118,31 @@ fi
 
 [ -n "$log" ] || log=$CACHE/logs/guest-$(date +%Y%m%d-%H%M%S)-$$.log
 mkdir -p "$(dirname "$log")"
-append="console=ttyS0 panic=-1 quiet loglevel=4 rcupdate.rcu_cpu_stall_timeout=60 hung_task_timeout_secs=120"
-qemu=(qemu-system-x86_64 -accel "$accel" -machine q35 -cpu max -smp "$smp" -m "$mem"
+# microvm: no PCI, no ACPI, no SeaBIOS; its firmware (qboot) boots the kernel at
+# once and lists every vCPU in an MP table, so the kernels need no ACPI (issue 12:
+# a fifth of a cold build). isa-serial, PIT, PIC and RTC are on by default;
+# --net adds a virtio-net device on the virtio-mmio transport.
+machine=${BPFMEM_MACHINE:-microvm,acpi=off}
+# reboot=t: a panic (panic=-1) reboots by triple fault, which -no-reboot turns into
+# QEMU exiting 0 (no verdict); microvm has no ACPI or keyboard-controller reset, and
+# the kernel's default sequence of reboot methods never gets to the triple fault there.
+append="${BPFMEM_APPEND:+$BPFMEM_APPEND }console=ttyS0 panic=-1 reboot=t quiet loglevel=4 rcupdate.rcu_cpu_stall_timeout=60 hung_task_timeout_secs=120"
+qemu=(qemu-system-x86_64 -accel "$accel" -machine "$machine" -cpu max -smp "$smp" -m "$mem"
 	-kernel "$bz" -initrd "$work/initramfs.cpio" -append "$append"
-	-nographic -no-reboot -nic none
+	-nographic -no-reboot)
+# --net tcp:127.0.0.1:HOSTPORT-:GUESTPORT: QEMU user-mode networking (slirp: the guest
+# is 10.0.2.15, the host 10.0.2.2) on a virtio-net device, with that host forward.
+# Only forwards bound to 127.0.0.1 are accepted. Otherwise the guest has no NIC.
+if [ -n "$net" ]; then
+	case "$net" in
+	tcp:127.0.0.1:[0-9]*-:[0-9]*) ;;
+	*) echo "harness: --net wants tcp:127.0.0.1:HOSTPORT-:GUESTPORT, not '$net'" >&2; exit 123 ;;
+	esac
+	qemu+=(-netdev "user,id=n0,hostfwd=$net" -device virtio-net-device,netdev=n0)
+else
+	qemu+=(-nic none)
+fi
+qemu+=(
 	-device isa-debug-exit,iobase=0xf4,iosize=0x04)
 
 start=$(date +%s.%N)
