@@ -175,7 +175,7 @@ for f in $frags; do
 done
 [ -z "$missing" ] || die "config options that did not stick after olddefconfig:$missing"
 
-stage "building bzImage + vmlinux (make -j$JOBS; a cold build takes 15-18 min on 2 CPUs)"
+stage "building bzImage + vmlinux (make -j$JOBS; a cold build takes 11-14 min on 2 CPUs)"
 if ! mk -j"$JOBS" bzImage >"$out/build.log" 2>&1; then
 	tail -n 40 "$out/build.log" >&2
 	die "kernel build failed; full log: $out/build.log"

@@ -1,9 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0
 # Allocation failures injected on purpose (debug kernel: CONFIG_FAILSLAB,
 # CONFIG_FAIL_PAGE_ALLOC, CONFIG_FAULT_INJECTION_DEBUG_FS, CONFIG_DEBUG_KMEMLEAK), gate
-# version: user-space updates of BPF_F_NO_PREALLOC hash and per-CPU hash maps, single
-# and batch (mapfill -F: only the updating task gets failures, task-filter), with a
-# share of its slab and page allocations failing. Checks:
+# version: user-space updates of BPF_F_NO_PREALLOC hash, per-CPU hash and LRU hash
+# (lazy LRU) maps and of a hash map forced dynamic by kernel.bpf_force_dyn_alloc,
+# single and batch (mapfill -F: only the updating task gets failures, task-filter),
+# with a share of its slab and page allocations failing. Checks:
 #  - failures were injected, and every one surfaced: each failed update is an ENOMEM
 #    returned to user space, nothing else;
 #  - the map is consistent: fdinfo elements = the keys an iteration finds = the updates
@@ -86,16 +87,26 @@ done
 echo N >$D/fail_page_alloc/ignore-gfp-highmem
 echo 0 >$D/fail_page_alloc/min-order
 
-for t in hash percpu; do
-	cnt=$n
+# plain hash, per-CPU hash, lazy LRU (LRU + BPF_F_NO_PREALLOC), and a hash map that
+# asked for preallocation but kernel.bpf_force_dyn_alloc forced onto bpf_mem_alloc
+for t in hash percpu lru forced; do
+	cnt=$n args="-t $t" sel=$t
 	# fewer allocations of a percpu map fail in batches: more updates there
 	[ $t = percpu ] && cnt=$((n * 2))
-	mapfill -n $cnt -b 100 -t $t -F >/tmp/ff.$t 2>&1
+	[ $t = forced ] && args="-t hash -P" sel=hash-prealloc
+	[ $t = forced ] && echo 1 >$sysctl
+	# shellcheck disable=SC2086
+	mapfill -n $cnt -b 100 $args -F >/tmp/ff.$t 2>&1
 	ok $? "$t: mapfill with injected failures exits 0"
+	[ $t = forced ] && echo 0 >$sysctl
 	sed 's/^/#   /' /tmp/ff.$t
 	for m in single batch; do
-		f() { kv /tmp/ff.$t "$1" mapfill $t $m; }
+		f() { kv /tmp/ff.$t "$1" mapfill $sel $m; }
 		okn=$(f ok) fail=$(f failures) enomem=$(f enomem) el=$(f elements) bad=$(f bad)
+		if [ $t = forced ]; then
+			[ "$(f forced)" = 1 ]
+			ok $? "$t $m: the map was forced to bpf_mem_alloc (fdinfo forced_dynamic $(f forced))"
+		fi
 		[ "${fail:-0}" -gt 0 ]
 		ok $? "$t $m: failures were injected ($fail of $cnt updates failed)"
 		[ "$fail" = "$enomem" ]

@@ -6,15 +6,21 @@
  * on kernels without the bpfmem series a burst of updates empties it faster than it is
  * refilled and some fail with ENOMEM.
  *
- *   mapfill [-n ENTRIES] [-b BATCH] [-t hash|percpu] [-P] [-F]
+ *   mapfill [-n ENTRIES] [-b BATCH] [-t hash|percpu|lru] [-m MAX_ENTRIES] [-P] [-F]
  *
- * -P: preallocated maps (the baseline). -F: once a map exists, this task asks for
+ * -t lru: an LRU hash map (with BPF_F_NO_PREALLOC: the series' lazy LRU), created
+ * with room to spare (2 x ENTRIES + 128 per CPU unless -m says otherwise) so that
+ * nothing is evicted: every key reported written must read back.
+ * -P: preallocated maps (the baseline; with kernel.bpf_force_dyn_alloc=1 a hash
+ * map is forced to bpf_mem_alloc, which "forced" reports). -F: once a map exists, this task asks for
  * injected allocation failures (/proc/self/make-it-fail; failslab/fail_page_alloc
  * with task-filter, tests/guest/faults.sh) until its updates are done.
  * Prints, per method:
- *   "mapfill TYPE METHOD entries N ok N failures N enomem N elements N bad N secs S"
- * where elements is what a full iteration of the map finds afterwards and bad the
- * keys reported written that cannot be read back with their value.
+ *   "mapfill TYPE METHOD entries N ok N failures N enomem N elements N bad N secs S
+ *    forced F"
+ * where elements is what a full iteration of the map finds afterwards, bad the
+ * keys reported written that cannot be read back with their value, and forced the
+ * map's fdinfo forced_dynamic (-1 on a kernel without the series).
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -64,7 +70,7 @@ static double now(void)
 
 int main(int argc, char **argv)
 {
-	int c, entries = 100000, batch = 1000, ncpus = libbpf_num_possible_cpus();
+	int c, entries = 100000, batch = 1000, max = 0, ncpus = libbpf_num_possible_cpus();
 	enum bpf_map_type type = BPF_MAP_TYPE_HASH;
 	const char *tname = "hash";
 	bool prealloc = false, inject = false;
@@ -74,7 +80,7 @@ int main(int argc, char **argv)
 	void *vals;
 	int m;
 
-	while ((c = getopt(argc, argv, "n:b:t:PFh")) != -1) {
+	while ((c = getopt(argc, argv, "n:b:t:m:PFh")) != -1) {
 		switch (c) {
 		case 'n': entries = atoi(optarg); break;
 		case 'b': batch = atoi(optarg); break;
@@ -82,17 +88,23 @@ int main(int argc, char **argv)
 			tname = optarg;
 			if (!strcmp(optarg, "percpu"))
 				type = BPF_MAP_TYPE_PERCPU_HASH;
+			else if (!strcmp(optarg, "lru"))
+				type = BPF_MAP_TYPE_LRU_HASH;
 			else if (strcmp(optarg, "hash"))
 				entries = -1;
 			break;
+		case 'm': max = atoi(optarg); if (max < 1) max = -1; break;
 		case 'P': prealloc = true; break;
 		case 'F': inject = true; break;
 		default:
-			fprintf(stderr, "usage: mapfill [-n ENTRIES] [-b BATCH] [-t hash|percpu] [-P] [-F]\n");
+			fprintf(stderr, "usage: mapfill [-n ENTRIES] [-b BATCH] [-t hash|percpu|lru] "
+				"[-m MAX_ENTRIES] [-P] [-F]\n");
 			return 2;
 		}
 	}
-	if (entries < 1 || batch < 1 || ncpus < 1) {
+	if (!max)
+		max = type == BPF_MAP_TYPE_LRU_HASH ? entries * 2 + 128 * ncpus : entries;
+	if (entries < 1 || batch < 1 || ncpus < 1 || max < entries) {
 		fprintf(stderr, "mapfill: bad arguments\n");
 		return 2;
 	}
@@ -117,7 +129,7 @@ int main(int argc, char **argv)
 		double t0;
 		int fd, i;
 
-		fd = bpf_map_create(type, "mapfill", sizeof(__u32), sizeof(struct val), entries,
+		fd = bpf_map_create(type, "mapfill", sizeof(__u32), sizeof(struct val), max,
 				    &mopts);
 		if (fd < 0) {
 			fprintf(stderr, "mapfill: cannot create map: %s\n", strerror(errno));
@@ -173,8 +185,9 @@ int main(int argc, char **argv)
 				bad++;
 		}
 		printf("mapfill %s%s %s entries %d ok %ld failures %ld enomem %ld elements %ld "
-		       "bad %ld secs %.2f\n", tname, prealloc ? "-prealloc" : "",
-		       m ? "batch" : "single", entries, ok, fail, enomem, wl_count_keys(fd), bad, t0);
+		       "bad %ld secs %.2f forced %lld\n", tname, prealloc ? "-prealloc" : "",
+		       m ? "batch" : "single", entries, ok, fail, enomem, wl_count_keys(fd), bad, t0,
+		       wl_fdinfo(fd, "forced_dynamic"));
 		fflush(stdout);
 		free(v);
 		close(fd);
