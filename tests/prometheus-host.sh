@@ -51,14 +51,15 @@ prometheus --config.file="$tmp/prom.yml" --storage.tsdb.path="$tmp/data" \
 	--web.listen-address="127.0.0.1:$pp" >"$tmp/prom.log" 2>&1 &
 ppid=$!
 
-# on the host: fetch one scrape through the forward while the guest runs
+# on the host: fetch one scrape through the forward while the guest runs (a whole
+# body only: written aside, renamed when wget succeeded)
 (
-	for _ in $(seq 1 600); do
-		if wget -q -T 5 -O "$tmp/scrape.txt" "http://127.0.0.1:$hp/metrics" 2>/dev/null &&
-			[ -s "$tmp/scrape.txt" ]; then
+	while :; do
+		if wget -q -T 5 -O "$tmp/scrape.part" "http://127.0.0.1:$hp/metrics" 2>/dev/null &&
+			[ -s "$tmp/scrape.part" ]; then
+			mv "$tmp/scrape.part" "$tmp/scrape.txt"
 			exit 0
 		fi
-		rm -f "$tmp/scrape.txt"
 		sleep 0.5
 	done
 ) &
@@ -78,10 +79,12 @@ tap() {	# tap STATUS DESC
 	if [ "$1" = 0 ]; then echo "ok $n - host: $2"; else echo "not ok $n - host: $2"; fail=1; fi
 }
 
-wait "$fpid"
-frc=$?
+# the guest is gone: a fetch that has not succeeded by now never will
+kill "$fpid" 2>/dev/null
+wait "$fpid" 2>/dev/null
 fpid=""
-tap $frc "the host fetched a scrape through the forward 127.0.0.1:$hp -> guest :9731"
+[ -s "$tmp/scrape.txt" ]
+tap $? "the host fetched a scrape through the forward 127.0.0.1:$hp -> guest :9731"
 if [ -s "$tmp/scrape.txt" ]; then
 	promtool check metrics <"$tmp/scrape.txt" >"$tmp/lint.txt" 2>&1
 	lrc=$?

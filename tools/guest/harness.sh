@@ -18,6 +18,9 @@
 # in memory within seconds (workload attachloop; README "Guest harness"). Benchmarks
 # that want parallel vCPUs pass --accel tcg and attach before their load starts.
 #
+# --net tcp:127.0.0.1:HOSTPORT-:GUESTPORT: user-mode network on a virtio-net device
+# with that one forward (loopback-bound only); without it the guest has no NIC.
+#
 # Environment: BPFMEM_MACHINE overrides QEMU's -machine (default microvm,acpi=off),
 # BPFMEM_APPEND adds kernel command-line arguments (for experiments).
 #
@@ -32,7 +35,7 @@ BUILDDIR=${BPFMEM_BUILDDIR:-$top/build}
 kernel=base smp=2 mem=1024 timeout=600 log="" interactive=0 tap="" net="" accel=tcg,thread=single
 adds=()
 
-usage() { sed -n '3,19p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '3,28p' "$0" | sed 's/^# \{0,1\}//'; }
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) kernel=$2; shift 2 ;;
