@@ -19,7 +19,7 @@ live=1000
 RM=10 RC=5
 # KASAN + lockdep: scaled down; lockdep makes every bucket lock several times larger,
 # a fixed cost both modes pay, so the sparse map's share is larger
-[ "$flavor" = debug ] && max=16384 RM=3 RC=2
+[ "$flavor" = debug ] && max=8192 RM=3 RC=2
 ncpus=$(grep -c ^processor /proc/cpuinfo)
 echo "# kernel $(uname -r), $ncpus CPUs, max_entries $max, $live live keys"
 
