@@ -97,6 +97,28 @@ struct {
 	__uint(max_entries, 1 << 19);	/* --ringbuf */
 } closed SEC(".maps");
 
+/* fentry mode: the flows a UDP socket created, so that its destruction finds them
+ * without walking the map: how many entries it created (never decremented) and the
+ * first one's key. Kprobe programs cannot use socket storage (bpf_sk_storage_get is
+ * for fentry/fexit among tracing programs); they walk the map.
+ */
+struct sk_flows {
+	__u32 n;
+	__u32 pad;
+	struct flow_key first;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_SK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, struct sk_flows);
+} sk_flows SEC(".maps");
+
+const volatile bool use_sk_storage;	/* set in fentry mode */
+__u64 close_walks;		/* socket destructions that walked the whole flow map */
+__u64 sk_storage_fails;		/* socket storage not created: walks needed */
+
 /* kprobe mode only: the arguments of a send/recv until its kretprobe, per thread */
 struct call_args {
 	struct sock *sk;
@@ -297,8 +319,29 @@ static __always_inline void emit(struct flow_key *k, struct flow_val *v, __u32 r
 	e->key = *k;
 	e->reason = reason;
 	e->val = *v;
-	/* no wakeup: userspace drains the ring once per interval */
-	bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
+	/* wake userspace up only when the ring is half full: it drains the ring at
+	 * every interval anyway, so a busy close path costs one wakeup per half ring,
+	 * and a burst of closes between two intervals is not lost
+	 */
+	if (bpf_ringbuf_query(&closed, BPF_RB_AVAIL_DATA) >=
+	    bpf_ringbuf_query(&closed, BPF_RB_RING_SIZE) / 2)
+		bpf_ringbuf_submit(e, BPF_RB_FORCE_WAKEUP);
+	else
+		bpf_ringbuf_submit(e, BPF_RB_NO_WAKEUP);
+}
+
+/* a UDP socket created the flow @k (fentry mode) */
+static __always_inline void note_sk_flow(struct sock *sk, struct flow_key *k)
+{
+	struct sk_flows *f;
+
+	f = bpf_sk_storage_get(&sk_flows, sk, NULL, BPF_SK_STORAGE_GET_F_CREATE);
+	if (!f) {
+		__sync_fetch_and_add(&sk_storage_fails, 1);
+		return;
+	}
+	if (__sync_fetch_and_add(&f->n, 1) == 0)
+		f->first = *k;
 }
 
 /* Adds to the flow, creating it if needed. @proc: in process context (send/recv), the
@@ -331,6 +374,8 @@ static __always_inline void account(struct flow_key *k, struct sock *sk, __u64 t
 			drop(err == -E2BIG ? DROP_MAP_FULL : DROP_ALLOC);
 			return;
 		}
+		if (!err && use_sk_storage && k->proto == IPPROTO_UDP)
+			note_sk_flow(sk, k);
 		v = bpf_map_lookup_elem(&flows, k);
 		if (!v) {	/* deleted in between by the socket's destruction */
 			drop(DROP_ALLOC);
@@ -447,6 +492,7 @@ static __always_inline void evict_all(struct sock *sk, __u32 proto, __u32 reason
 {
 	struct evict_ctx ctx = { .sk = (__u64)sk, .proto = proto, .reason = reason };
 
+	__sync_fetch_and_add(&close_walks, 1);
 	bpf_for_each_map_elem(&flows, evict_cb, &ctx, 0);
 }
 
@@ -473,9 +519,29 @@ static __always_inline void on_tcp_destroy(struct sock *sk)
 static __always_inline void on_udp_destroy(struct sock *sk)
 {
 	struct flow_key k;
+	struct sk_flows *f;
+	struct flow_val *v;
 
 	if (!sk_key(sk, &k, false))
 		return;
+	if (use_sk_storage) {
+		f = bpf_sk_storage_get(&sk_flows, sk, NULL, 0);
+		/* no storage: the socket never created a flow (unless creating the
+		 * storage failed once, then walk)
+		 */
+		if (!f && !sk_storage_fails)
+			return;
+		if (f && f->n == 0)
+			return;
+		if (f && f->n == 1) {	/* one peer, the usual case: no walk */
+			v = bpf_map_lookup_elem(&flows, &f->first);
+			if (v && v->sk == (__u64)sk) {
+				emit(&f->first, v, FLOW_UDP_DESTROY);
+				bpf_map_delete_elem(&flows, &f->first);
+			}
+			return;
+		}
+	}
 	evict_all(sk, IPPROTO_UDP, FLOW_UDP_DESTROY);
 }
 

@@ -23,7 +23,10 @@
  *  {"type":"closed","reason":"tcp_close"|"udp_destroy"|"udp_idle",FLOW members}
  *      (--closed only) a flow that ended, counters are its final totals.
  *  {"type":"summary","hook":"fentry"|"kprobe","intervals":N,"max_live_flows":N,
- *   "closed_flows":N,"dropped":DROPPED,"maps":[MAP...]}    once, at exit.
+ *   "closed_flows":N,"close_walks":N,"dropped":DROPPED,"maps":[MAP...]}  once, at
+ *      exit; close_walks: socket destructions that searched the whole flow map for
+ *      the socket's flows (kprobe mode: every UDP close; fentry: a UDP socket with
+ *      more than one peer, found through socket storage otherwise)
  *  FLOW = "netns":INODE,"family":"ipv4"|"ipv6","proto":"tcp"|"udp","laddr":"ADDR",
  *   "lport":N,"raddr":"ADDR","rport":N,"pid":N,"comm":"NAME","tx_bytes":N,
  *   "rx_bytes":N,"tx_packets":N,"rx_packets":N,"tx_bytes_total":N,"rx_bytes_total":N,
@@ -55,7 +58,6 @@
 #include "flows.skel.h"
 
 #define PROBE_FUNC "tcp_sendmsg"
-#define MAX_LINKS 32
 
 static const char *reason_name[] = { "?", "tcp_close", "udp_destroy", "udp_idle" };
 /* userspace-only drop reason after the BPF side's: runs the kernel skipped */
@@ -122,7 +124,7 @@ static void usage(FILE *f)
 		"  --idle S            report and evict UDP flows idle for S s (default 60)\n"
 		"  --max-entries N     size of the flow map (default 10240)\n"
 		"  --ringbuf BYTES     closed-flow ring buffer, power of 2 >= 4096 (default 512 KiB,\n"
-		"                      ~3800 closed flows); drained once per interval\n"
+		"                      ~3800 closed flows); read when half full and every interval\n"
 		"  --hook H            fentry (default when available) or kprobe\n"
 		"  -j, --json          JSON, one object a line (full schema: tools/flows.c):\n"
 		"        {\"type\":\"start\",\"hook\",\"max_entries\",\"ringbuf\"}\n"
@@ -130,7 +132,7 @@ static void usage(FILE *f)
 		"         \"dropped\":{\"map_full\",\"alloc\",\"ringbuf\",\"args\"},\"flows\":[FLOW...]}\n"
 		"        {\"type\":\"closed\",\"reason\":\"tcp_close|udp_destroy|udp_idle\",FLOW...}  (--closed)\n"
 		"        {\"type\":\"summary\",\"hook\",\"intervals\",\"max_live_flows\",\"closed_flows\",\n"
-		"         \"dropped\",\"maps\":[{\"name\",\"memlock\",\"elements\",...}]}\n"
+		"         \"close_walks\",\"dropped\",\"maps\":[{\"name\",\"memlock\",\"elements\",...}]}\n"
 		"        FLOW: \"netns\",\"family\",\"proto\",\"laddr\",\"lport\",\"raddr\",\"rport\",\"pid\",\"comm\",\n"
 		"         \"tx_bytes\",\"rx_bytes\",\"tx_packets\",\"rx_packets\" (interval), the same with\n"
 		"         _total (since the flow began), \"age_ms\",\"idle_ms\"\n"
@@ -594,8 +596,9 @@ static long long summary(struct flows_bpf *skel, bool fentry)
 	}
 	if (env.json) {
 		printf("{\"type\":\"summary\",\"hook\":\"%s\",\"intervals\":%ld,\"max_live_flows\":%lld,"
-		       "\"closed_flows\":%lld,\"dropped\":", fentry ? "fentry" : "kprobe",
-		       st.intervals, st.max_live, st.total_closed);
+		       "\"closed_flows\":%lld,\"close_walks\":%llu,\"dropped\":",
+		       fentry ? "fentry" : "kprobe", st.intervals, st.max_live, st.total_closed,
+		       (unsigned long long)skel->bss->close_walks);
 		json_dropped(stdout, d);
 		fputs(",\"maps\":[", stdout);
 		bpfmem_print_map_mem(stdout, "flows", bpf_map__fd(skel->maps.flows), true);
@@ -608,9 +611,10 @@ static long long summary(struct flows_bpf *skel, bool fentry)
 		fputs("]}\n", stdout);
 		return total;
 	}
-	printf("\nhook %s, %ld intervals, max live flows %lld, closed flows %lld\n",
+	printf("\nhook %s, %ld intervals, max live flows %lld, closed flows %lld, "
+	       "socket closes that walked the flow map %llu\n",
 	       fentry ? "fentry/fexit" : "kprobe/kretprobe", st.intervals, st.max_live,
-	       st.total_closed);
+	       st.total_closed, (unsigned long long)skel->bss->close_walks);
 	for (i = 0; i < NDROPS; i++)
 		if (d[i] > 0)
 			printf("%lld events dropped (%s)\n", d[i], drop_text[i]);
@@ -739,8 +743,7 @@ int cmd_flows(int argc, char **argv)
 	struct flows_bpf *skel;
 	struct bpf_program *prog;
 	__u64 start, next, end = 0;
-	struct bpf_link *links[MAX_LINKS];
-	int err, nlinks = 0;
+	int err;
 	long long dropped;
 	bool fentry;
 
@@ -764,6 +767,7 @@ int cmd_flows(int argc, char **argv)
 	skel->rodata->filter_family = env.family;
 	skel->rodata->filter_proto = env.proto;
 	skel->rodata->filter_cgroup = cgid;
+	skel->rodata->use_sk_storage = fentry;
 	err = bpf_map__set_max_entries(skel->maps.flows, env.max_entries);
 	if (!err)
 		err = bpf_map__set_max_entries(skel->maps.closed, env.ringbuf);
@@ -786,20 +790,12 @@ int cmd_flows(int argc, char **argv)
 			   strerror(-err));
 		goto out;
 	}
-	bpf_object__for_each_program(prog, skel->obj) {
-		struct bpf_link *link;
-
-		if (!bpf_program__autoload(prog))
-			continue;
-		link = bpf_program__attach(prog);
-		if (!link) {
-			err = -errno;
-			bpfmem_err("cannot attach %s: %s", bpf_program__section_name(prog),
-				   strerror(-err));
-			goto out;
-		}
-		if (nlinks < MAX_LINKS)
-			links[nlinks++] = link;
+	/* libbpf names the program that failed in its warning */
+	err = flows_bpf__attach(skel);
+	if (err) {
+		bpfmem_err("cannot attach the %s programs: %s", fentry ? "fentry/fexit" : "kprobe",
+			   strerror(-err));
+		goto out;
 	}
 	rb = ring_buffer__new(bpf_map__fd(skel->maps.closed), on_event, NULL, NULL);
 	if (!rb) {
@@ -824,8 +820,20 @@ int cmd_flows(int argc, char **argv)
 		__u64 now = mono_ns();
 		__u64 until = end && end < next ? end : next;
 
-		if (now < until) {	/* returns at once on Ctrl-C */
-			bpfmem_wait((until - now) / 1e9);
+		if (now < until) {
+			/* ring_buffer__poll() as the sleep, in bpfmem_wait()'s signal
+			 * window (returns at once on Ctrl-C): the programs wake us up
+			 * when the ring is half full, closed records are taken then
+			 * and at every interval
+			 */
+			if (bpfmem_wait_fd(ring_buffer__epoll_fd(rb), (until - now) / 1e9)) {
+				err = ring_buffer__consume(rb);
+				if (err < 0) {
+					bpfmem_err("cannot read the closed-flow ring buffer: %s",
+						   strerror(-err));
+					goto out;
+				}
+			}
 			continue;
 		}
 		if (report(skel, rb)) {
@@ -847,8 +855,6 @@ int cmd_flows(int argc, char **argv)
 	err = dropped < 0 ? -1 : dropped ? 3 : 0;
 out:
 	ring_buffer__free(rb);
-	while (nlinks > 0)
-		bpf_link__destroy(links[--nlinks]);
 	flows_bpf__destroy(skel);
 	free(st.prev);
 	free(st.closed);

@@ -116,6 +116,25 @@ for fill in bpf user; do
 	ok $? "savings --lru, $fill fill to $max keys: dynamic keeps $e elements, preallocated $q (both >= $lo)"
 done
 
+# --- a timer armed in an evicted element whose node waits on the LRU free list ------
+# (series patch 9: the timers of free-list nodes are cancelled when the last user
+# reference goes; without it the timer keeps the program and the program the map)
+lrutimer >/tmp/lt.out 2>&1
+ok $? "lrutimer runs ($(cat /tmp/lt.out))"
+lt() { kv /tmp/lt.out "$1" lrutimer; }
+id=$(lt map_id)
+[ "$(lt stage)" = 5 ] && [ "$(lt key0_gone)" = 1 ] && [ "$(lt start_err)" = 0 ] &&
+	[ "$(lt lru_nodes)" = 4 ]
+ok $? "lrutimer: timer armed in key 0's element after its eviction, its node kept (lru_nodes $(lt lru_nodes) = 4)"
+i=0
+while [ $i -lt 100 ] && bpfmem maps -j 2>/dev/null | grep -q "{\"id\":$id,"; do
+	sleep 0.1
+	i=$((i + 1))
+done
+bpfmem maps -j >/tmp/lt.maps 2>&1
+[ -n "$id" ] && ! grep -q "{\"id\":$id," /tmp/lt.maps && grep -q '"maps":\[' /tmp/lt.maps
+ok $? "lrutimer: the map (id $id) is freed after its fds are closed: the armed timer was cancelled ($i x 0.1 s)"
+
 # --- lazy LRU from every CPU at once (credits taken, returned and stolen) -----------
 # lruchurn: one pinned thread per CPU updates/deletes random keys of a map with
 # BPF_F_NO_PREALLOC while lru_nodes is sampled; then everything is deleted and each

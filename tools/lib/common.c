@@ -54,8 +54,20 @@ void bpfmem_setup_signals(void)
  */
 void bpfmem_wait(double seconds)
 {
+	bpfmem_wait_fd(-1, seconds);
+}
+
+/*
+ * bpfmem_wait() that also ends when @fd (e.g. a ring buffer's epoll fd) is readable:
+ * 1 if it is, 0 on timeout or signal. A ring_buffer__poll() whose epoll_wait() runs
+ * in the same atomic signal window as bpfmem_wait()'s ppoll().
+ */
+int bpfmem_wait_fd(int fd, double seconds)
+{
+	struct pollfd pfd = { .fd = fd, .events = POLLIN };
 	struct timespec ts, *tsp = NULL;
 	sigset_t block, old;
+	int ret = 0;
 
 	sigemptyset(&block);
 	sigaddset(&block, SIGINT);
@@ -67,9 +79,11 @@ void bpfmem_wait(double seconds)
 			ts.tv_nsec = (long)((seconds - ts.tv_sec) * 1e9);
 			tsp = &ts;
 		}
-		ppoll(NULL, 0, tsp, &old);
+		ret = ppoll(fd >= 0 ? &pfd : NULL, fd >= 0, tsp, &old) > 0 &&
+		      (pfd.revents & POLLIN);
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
+	return ret;
 }
 
 /* Warnings (a CO-RE relocation or the verifier refusing a program) always, debug with -v. */

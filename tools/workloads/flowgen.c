@@ -17,6 +17,11 @@
  *                                              that reads with recv() and read() (no
  *                                              peer address asked); also prints
  *                                              "receiver PID"
+ *   flowgen udp-churn ADDR PORT N              N connected UDP sockets, one after the
+ *                                              other, each sends 1 byte to a bound,
+ *                                              unconnected receiver and is closed once
+ *                                              the receiver has read it; the receiver
+ *                                              (N peers) is closed last
  *   flowgen churn ADDR PORT N [CONC [HOLD_MS]] N short TCP connections (1 byte each
  *                                              way), CONC at a time (default 1), each
  *                                              held open HOLD_MS after its echo
@@ -402,6 +407,34 @@ static int udp_oneway(const struct addr *a, long n, long size)
 	return wait_child(rcv) || rc;
 }
 
+static int udp_churn(const struct addr *a, long n)
+{
+	int rfd = listener(a, SOCK_DGRAM, NULL), fd;
+	struct pollfd p = { .fd = rfd, .events = POLLIN };
+	long i;
+
+	for (i = 0; i < n; i++) {
+		fd = socket(a->family, SOCK_DGRAM, 0);
+		if (fd < 0)
+			die("socket");
+		if (connect(fd, (const void *)&a->ss, a->len))
+			die("connect");
+		if (send(fd, buf, 1, 0) != 1)
+			die("send");
+		if (poll(&p, 1, 10000) != 1) {
+			fprintf(stderr, "flowgen: udp-churn datagram %ld lost\n", i);
+			return 1;
+		}
+		if (recv(rfd, buf, sizeof(buf), 0) != 1)
+			die("udp-churn recv");
+		close(fd);
+	}
+	close(rfd);
+	printf("udp-churn %ld sockets, 1 byte each\n", n);
+	fflush(stdout);
+	return 0;
+}
+
 /* Short connections: the server accepts and echoes one byte; @secs > 0: for that long;
  * the client keeps each batch open @hold_ms after the echoes.
  */
@@ -682,7 +715,7 @@ int main(int argc, char **argv)
 		return json_check(argc > 2 ? argv[2] : NULL);
 	if (argc < 5) {
 		fprintf(stderr, "usage: flowgen tcp|tcp-server|tcp-client|udp|udp-server|udp-client|"
-			"udp-oneway|churn|bulk|rate ADDR PORT ... | flowgen json [FILE] (see the source)\n");
+			"udp-oneway|udp-churn|churn|bulk|rate ADDR PORT ... | flowgen json [FILE] (see the source)\n");
 		return 2;
 	}
 	parse_addr(argv[2], num(argv[3]), &a);
@@ -723,6 +756,8 @@ int main(int argc, char **argv)
 		return udp_client(&a, num(argv[4]), num(argv[5]));
 	if (!strcmp(cmd, "udp-oneway") && argc >= 6)
 		return udp_oneway(&a, num(argv[4]), num(argv[5]));
+	if (!strcmp(cmd, "udp-churn"))
+		return udp_churn(&a, num(argv[4]));
 	if (!strcmp(cmd, "churn"))
 		return churn(&a, num(argv[4]), argc > 5 ? num(argv[5]) : 1,
 			     argc > 6 ? num(argv[6]) : 0, 0, false);
