@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * bpfmem maps: one row per BPF map on the system with its shape, mode
- * (preallocated, dynamic = BPF_F_NO_PREALLOC, forced-dynamic), live elements,
+ * (preallocated, dynamic = BPF_F_NO_PREALLOC, forced-dynamic; prealloc-kept: asked
+ * for preallocation while kernel.bpf_force_dyn_alloc was on and kept it, because
+ * bpf_mem_alloc would cost more when full or the map type is never forced), live elements,
  * memlock, allocator cached and grace-period-pending bytes (with the bpfmem
  * series), owning processes, and the memory cgroup the map is charged to with
  * that cgroup's memory.current and memory.stat items.
@@ -24,7 +26,8 @@
  * JSON (-j): one object per line and interval:
  * {"time":UNIX_SECONDS,"series":BOOL,
  *  "maps":[{"id":N,"name":S,"type":S,"type_id":N,"mode":"prealloc"|"dynamic"|
- *           "forced-dynamic","flags":N,"key_size":N,"value_size":N,"max_entries":N,
+ *           "forced-dynamic"|"prealloc-kept","flags":N,"key_size":N,"value_size":N,
+ *           "max_entries":N,
  *           "elements":N|null,"elements_source":S,"memlock":N,
  *           "cached_bytes":N|null,"pending_bytes":N|null,"cached_objs":N|null,
  *           "pending_objs":N|null,"alloc_failures":N|null,
@@ -404,7 +407,7 @@ static void print_prom(const struct bpfmem_maps_sample *s)
 			case F_CACHED: v = r->fdi.cached_bytes; break;
 			case F_PENDING: v = r->fdi.pending_bytes; break;
 			case F_FAIL: v = r->fdi.alloc_failures; break;
-			case F_PREALLOC: v = !strcmp(r->mode, "prealloc"); break;
+			case F_PREALLOC: v = !strncmp(r->mode, "prealloc", 8); break;
 			default: v = r->n_owners; break;
 			}
 			if (v < 0)

@@ -13,10 +13,11 @@ MiB=1048576
 echo "# kernel $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs"
 
 maps_of() {	# maps_of PID: "nmaps nhash nforced memlock" over the maps PID holds
+	# (nhash: plain hash maps, the only type the switch forces)
 	local f
 	for f in /proc/$1/fdinfo/*; do
 		grep -q '^map_type:' "$f" 2>/dev/null && cat "$f" && echo END
-	done | awk '/^map_type:/ { n++; if ($2 == 1 || $2 == 5) h++ }
+	done | awk '/^map_type:/ { n++; if ($2 == 1) h++ }
 		/^forced_dynamic:/ { fo += $2 } /^memlock:/ { m += $2 }
 		END { print n + 0, h + 0, fo + 0, m + 0 }'
 }
@@ -36,6 +37,34 @@ sed 's/^/#   /' $T/dropcap.err
 ok $? "root without CAP_SYS_ADMIN cannot turn it on (EPERM)"
 dropcap cat $S >/dev/null
 ok $? "... but can read it"
+
+# the cost rule (kernel/ABI.md, sysctl section): with the switch on, a plain hash map
+# is forced only where bpf_mem_alloc costs no more when full; per-CPU, small and LRU
+# maps keep preallocation and say so (fdinfo force_kept, bpfmem maps prealloc-kept)
+echo 1 >$S
+maps-holder -f >$T/fr.txt 2>&1 &
+hpid=$!
+wait_for '^ready' $T/fr.txt $hpid
+sed 's/^/#   /' $T/fr.txt
+bpfmem maps -j >$T/fr.json 2>&1
+kill $hpid
+wait $hpid 2>/dev/null
+echo 0 >$S
+fr() { kv $T/fr.txt "$2" map "$1"; }
+mode_of() {	# mode_of ID: "mode" of that map in bpfmem maps -j
+	grep -o "{\"id\":$1,[^}]*" $T/fr.json | sed -n 's/.*"mode":"\([^"]*\)".*/\1/p'
+}
+[ "$(fr fr_forced forced_dynamic)" = 1 ] && [ "$(fr fr_forced force_kept)" = 0 ] &&
+	[ "$(mode_of "$(fr fr_forced id)")" = forced-dynamic ]
+ok $? "cost rule: hash 8/456 (512 B element, 512 B object) forced ($(mode_of "$(fr fr_forced id)"))"
+for m in fr_kept_round fr_kept_pcpu fr_kept_small fr_kept_lru; do
+	[ "$(fr $m forced_dynamic)" = 0 ] && [ "$(fr $m force_kept)" = 1 ] &&
+		[ "$(mode_of "$(fr $m id)")" = prealloc-kept ]
+	ok $? "cost rule: $m keeps preallocation (forced_dynamic $(fr $m forced_dynamic), force_kept $(fr $m force_kept), mode $(mode_of "$(fr $m id)"))"
+done
+[ "$(fr fr_dyn forced_dynamic)" = 0 ] && [ "$(fr fr_dyn force_kept)" = 0 ] &&
+	[ "$(mode_of "$(fr fr_dyn id)")" = dynamic ]
+ok $? "cost rule: a BPF_F_NO_PREALLOC map is neither ($(mode_of "$(fr fr_dyn id)"))"
 
 echo +memory >/sys/fs/cgroup/cgroup.subtree_control 2>/dev/null
 for mode in 0 1; do

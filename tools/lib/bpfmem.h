@@ -66,6 +66,7 @@ struct bpfmem_map_info {
 	long long pending_objs, pending_bytes;
 	long long alloc_failures;
 	long long forced_dynamic;
+	long long force_kept;
 };
 int bpfmem_map_fdinfo(int map_fd, struct bpfmem_map_info *info);
 int bpfmem_map_fdinfo_file(const char *path, struct bpfmem_map_info *info);

@@ -340,6 +340,7 @@ int bpfmem_parse_map_fdinfo(const char *text, struct bpfmem_map_info *info)
 		F("alloc_pending_bytes", pending_bytes, false),
 		F("alloc_failures", alloc_failures, false),
 		F("forced_dynamic", forced_dynamic, false),
+		F("force_kept", force_kept, false),
 #undef F
 	};
 	long long v;

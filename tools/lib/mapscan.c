@@ -478,6 +478,8 @@ int bpfmem_maps_sample(struct bpfmem_maps_sample *s, const struct bpfmem_maps_fi
 			r->mode = "forced-dynamic";
 		else if (is_hash_type(info.type) && (info.map_flags & BPF_F_NO_PREALLOC))
 			r->mode = "dynamic";
+		else if (is_hash_type(info.type) && r->fdi.force_kept > 0)
+			r->mode = "prealloc-kept";
 		else if (is_hash_type(info.type))
 			r->mode = "prealloc";
 		else

@@ -1,14 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * maps-holder [-c CGROUP_DIR] [-s SCALE]: create BPF maps of known shape with raw
+ * maps-holder [-c CGROUP_DIR] [-s SCALE] [-f]: create BPF maps of known shape with raw
  * bpf(2) calls (no libbpf, so this static binary stays small), fill them with a
  * known number of elements, print one line per map with what the kernel says
  * about it (id from BPF_OBJ_GET_INFO_BY_FD, memlock from our own fdinfo), then
  * print "ready" and sleep until killed. With -c it first moves itself into
  * CGROUP_DIR (created if missing), so the maps are charged to that memcg.
  *
+ * -f: instead, preallocated hash-type maps on both sides of the cost rule of
+ * kernel.bpf_force_dyn_alloc (kernel/ABI.md), named fr_forced (an element of 512 B,
+ * a slab object of 512 B) and fr_kept_* (520 B elements in 576 B objects, per-CPU,
+ * small, LRU), and fr_dyn (BPF_F_NO_PREALLOC).
+ *
  * Output lines (one per map):
  *   map NAME id ID type TYPE key K value V max M flags F elements E memlock L
+ *   and with -f: ... forced_dynamic D force_kept K   (fdinfo, -1 without the series)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -41,13 +47,25 @@ int main(int argc, char **argv)
 		{ "mh_pcpu_dyn", BPF_MAP_TYPE_PERCPU_HASH, 4, 8, 128, BPF_F_NO_PREALLOC, 7 },
 		{ "mh_queue", BPF_MAP_TYPE_QUEUE, 0, 8, 32, 0, 5 },
 	};
+	struct spec force_specs[] = {
+		{ "fr_forced", BPF_MAP_TYPE_HASH, 8, 456, 1024, 0, 10 },
+		{ "fr_kept_round", BPF_MAP_TYPE_HASH, 8, 464, 1024, 0, 10 },
+		{ "fr_kept_pcpu", BPF_MAP_TYPE_PERCPU_HASH, 8, 8, 1024, 0, 10 },
+		{ "fr_kept_small", BPF_MAP_TYPE_HASH, 8, 8, 16, 0, 10 },
+		{ "fr_kept_lru", BPF_MAP_TYPE_LRU_HASH, 8, 8, 1024, 0, 10 },
+		{ "fr_dyn", BPF_MAP_TYPE_HASH, 8, 8, 1024, BPF_F_NO_PREALLOC, 10 },
+	};
+	struct spec *spec = specs;
 	const char *cg = NULL;
 	int scale = 1, c, nspecs = sizeof(specs) / sizeof(specs[0]);
 	unsigned char key[64], *val;
 	size_t i;
 
-	while ((c = getopt(argc, argv, "c:s:")) != -1) {
-		if (c == 'c') {
+	while ((c = getopt(argc, argv, "c:s:f")) != -1) {
+		if (c == 'f') {
+			spec = force_specs;
+			nspecs = sizeof(force_specs) / sizeof(force_specs[0]);
+		} else if (c == 'c') {
 			cg = optarg;
 		} else if (c == 's') {
 			scale = atoi(optarg);
@@ -56,7 +74,7 @@ int main(int argc, char **argv)
 				return 2;
 			}
 		} else {
-			fprintf(stderr, "usage: maps-holder [-c CGROUP_DIR] [-s SCALE]\n");
+			fprintf(stderr, "usage: maps-holder [-c CGROUP_DIR] [-s SCALE] [-f]\n");
 			return 2;
 		}
 	}
@@ -74,11 +92,11 @@ int main(int argc, char **argv)
 		}
 		close(fd);
 	}
-	val = calloc(64, 64);	/* per-CPU values: up to 64 CPUs x 8 B */
+	val = calloc(64, 512);	/* per-CPU values: up to 64 CPUs x 8 B; or one of 464 B */
 	if (!val)
 		return 1;
 	for (i = 0; i < (size_t)nspecs; i++) {
-		struct spec *s = &specs[i];
+		struct spec *s = &spec[i];
 		union bpf_attr a;
 		struct bpf_map_info info;
 		unsigned int k;
@@ -122,10 +140,14 @@ int main(int argc, char **argv)
 			fprintf(stderr, "maps-holder: get info: %s\n", strerror(errno));
 			return 1;
 		}
-		printf("map %s id %u type %u key %u value %u max %u flags %u elements %u memlock %lld\n",
+		printf("map %s id %u type %u key %u value %u max %u flags %u elements %u memlock %lld",
 		       s->name, info.id, info.type, info.key_size, info.value_size, info.max_entries,
 		       info.map_flags, s->type == BPF_MAP_TYPE_ARRAY ? s->max : s->fill,
 		       wl_fdinfo(fd, "memlock"));
+		if (spec == force_specs)
+			printf(" forced_dynamic %lld force_kept %lld", wl_fdinfo(fd, "forced_dynamic"),
+			       wl_fdinfo(fd, "force_kept"));
+		putchar('\n');
 	}
 	printf("ready %d\n", getpid());
 	fflush(stdout);
