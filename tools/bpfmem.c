@@ -23,6 +23,9 @@ static const struct {
 #ifdef BPFMEM_HAVE_SAVINGS
 	{ "savings", cmd_savings, "measure memory saved versus preallocation" },
 #endif
+#ifdef BPFMEM_HAVE_PROGS
+	{ "progs", cmd_progs, "run time, runs and misses of BPF programs, with their maps' memory" },
+#endif
 #ifdef BPFMEM_HAVE_EXPORTER
 	{ "exporter", cmd_exporter, "serve map, allocator and program metrics to Prometheus" },
 #endif

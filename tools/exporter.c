@@ -39,13 +39,13 @@
 
 #include "http.h"
 #include "mapscan.h"
+#include "progscan.h"
 
 #define DEFAULT_LISTEN "127.0.0.1:9731"
 #define MAX_CONNS 32
 #define READ_TIMEOUT_S 5.0
 #define WRITE_TIMEOUT_S 10.0
 #define LINGER_S 1.0
-#define PROG_MAX_MAPS 64
 
 static struct {
 	const char *listen;
@@ -53,17 +53,10 @@ static struct {
 	bool verbose;
 } env = { .listen = DEFAULT_LISTEN };
 
-struct prog_row {
-	struct bpf_prog_info info;
-	__u32 map_ids[PROG_MAX_MAPS];
-	__u32 n_maps;
-};
-
 static struct {
 	struct bpfmem_maps_sample maps;
 	bool maps_ok;
-	struct prog_row *progs;
-	size_t n_progs, cap_progs;
+	struct bpfmem_progs_sample progs;
 	bool progs_ok;
 	double taken;		/* monotonic time of the collection, 0: none */
 	double duration;
@@ -150,54 +143,6 @@ bad:
 
 /* ---- collection ---- */
 
-static int collect_progs(void)
-{
-	__u32 id = 0;
-
-	st.n_progs = 0;
-	for (;;) {
-		struct prog_row *r;
-		__u32 len;
-		int fd;
-
-		if (bpf_prog_get_next_id(id, &id)) {
-			if (errno == ENOENT)
-				return 0;
-			return -errno;
-		}
-		fd = bpf_prog_get_fd_by_id(id);
-		if (fd < 0) {
-			if (errno != ENOENT)	/* ENOENT: unloaded meanwhile */
-				st.err_progs++;
-			continue;
-		}
-		if (st.n_progs == st.cap_progs) {
-			size_t cap = st.cap_progs ? st.cap_progs * 2 : 64;
-			void *p = realloc(st.progs, cap * sizeof(*st.progs));
-
-			if (!p) {
-				close(fd);
-				return -ENOMEM;
-			}
-			st.progs = p;
-			st.cap_progs = cap;
-		}
-		r = &st.progs[st.n_progs];
-		memset(r, 0, sizeof(*r));
-		r->info.nr_map_ids = PROG_MAX_MAPS;
-		r->info.map_ids = (unsigned long)r->map_ids;
-		len = sizeof(r->info);
-		if (bpf_obj_get_info_by_fd(fd, &r->info, &len)) {
-			st.err_progs++;
-			close(fd);
-			continue;
-		}
-		close(fd);
-		r->n_maps = r->info.nr_map_ids < PROG_MAX_MAPS ? r->info.nr_map_ids : PROG_MAX_MAPS;
-		st.n_progs++;
-	}
-}
-
 static void collect(void)
 {
 	static const struct bpfmem_maps_filter all = { .id = -1, .tolerant = true };
@@ -208,7 +153,9 @@ static void collect(void)
 	st.err_maps += st.maps.err_maps;
 	st.err_memcgs += st.maps.err_memcgs;
 	st.err_listing += st.maps.err_listing;
-	st.progs_ok = collect_progs() == 0;
+	st.progs.errs = 0;
+	st.progs_ok = bpfmem_progs_sample(&st.progs) == 0;
+	st.err_progs += st.progs.errs;
 	st.err_collect += !st.maps_ok + !st.progs_ok;
 	st.collections++;
 	st.taken = now();
@@ -376,8 +323,8 @@ static void render_progs(struct bpfmem_prom *w)
 		};
 
 		bpfmem_prom_family(w, fam[f][0], "counter", fam[f][1]);
-		for (i = 0; i < st.n_progs; i++) {
-			const struct prog_row *r = &st.progs[i];
+		for (i = 0; i < st.progs.n; i++) {
+			const struct bpfmem_prog_row *r = &st.progs.rows[i];
 			const char *type = libbpf_bpf_prog_type_str(r->info.type);
 			double v = f == 0 ? r->info.run_time_ns / 1e9 :
 				   f == 1 ? r->info.run_cnt : r->info.recursion_misses;
@@ -389,8 +336,8 @@ static void render_progs(struct bpfmem_prom *w)
 		}
 	}
 	bpfmem_prom_family(w, "bpfmem_prog_map_info", "gauge", "1 for each map a program uses.");
-	for (i = 0; i < st.n_progs; i++) {
-		const struct prog_row *r = &st.progs[i];
+	for (i = 0; i < st.progs.n; i++) {
+		const struct bpfmem_prog_row *r = &st.progs.rows[i];
 		char id[16], map[16];
 
 		snprintf(id, sizeof(id), "%u", r->info.id);
@@ -740,6 +687,6 @@ int cmd_exporter(int argc, char **argv)
 		close(st.stats_fd);
 	bpfmem_maps_close();
 	bpfmem_maps_free(&st.maps);
-	free(st.progs);
+	bpfmem_progs_free(&st.progs);
 	return 0;
 }

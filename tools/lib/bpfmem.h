@@ -139,6 +139,7 @@ int cmd_flows(int argc, char **argv);
 int cmd_maps(int argc, char **argv);
 int cmd_savings(int argc, char **argv);
 int cmd_exporter(int argc, char **argv);
+int cmd_progs(int argc, char **argv);
 
 /*
  * Runs of the loaded programs of @obj the kernel skipped (bpf_prog_info.recursion_misses):

@@ -1,0 +1,79 @@
+# SPDX-License-Identifier: GPL-2.0
+# bpfmem progs: a program run a known number of times (progrun, BPF_PROG_TEST_RUN
+# with repeat) while bpfmem progs holds BPF_ENABLE_STATS: the runs summed over the
+# intervals are exactly those, with run time, the map it uses and that map's memory;
+# bad arguments get one error line and a non-zero exit.
+# usage: progs.sh FLAVOR
+. /tests/lib.sh
+flavor=${1:-base}
+RUNS=5000
+echo "# kernel $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs"
+
+err_case() {	# err_case DESC PATTERN CMD...
+	desc=$1 pat=$2
+	shift 2
+	"$@" >/tmp/e.out 2>/tmp/e.err
+	rc=$?
+	[ $rc != 0 ] && [ "$(wc -l </tmp/e.err)" = 1 ] && grep -q "^bpfmem progs: .*$pat" /tmp/e.err
+	ok $? "error: $desc (exit $rc: $(cat /tmp/e.err))"
+}
+err_case "bad -s" "invalid sort" bpfmem progs -s bogus
+err_case "bad -i" "invalid" bpfmem progs -i abc
+err_case "operand" "" bpfmem progs extra
+err_case "-d with -n" "exclusive" bpfmem progs -d 1 -n 1
+err_case "unknown --id" "no BPF program with id" bpfmem progs --id 4000000 -n 1
+
+progrun -n $RUNS >/tmp/pr.out 2>&1 &
+ppid=$!
+wait_for '^progrun ' /tmp/pr.out $ppid
+pid=$(kv /tmp/pr.out prog_id progrun) mid=$(kv /tmp/pr.out map_id progrun)
+[ -n "$pid" ] && [ -n "$mid" ]; ok $? "progrun loaded program $pid using map $mid"
+
+bpfmem progs -j -i 0.5 --id "$pid" >/tmp/pj.json 2>/tmp/pj.err &
+bp=$!
+sleep 1.2
+kill -USR1 $ppid
+wait_for "^ran $RUNS" /tmp/pr.out $ppid
+sleep 1.2
+kill -INT $bp
+wait $bp
+rc=$?
+sed 's/^/#   /' /tmp/pj.err
+head -c 600 /tmp/pj.json | sed 's/^/#   /'
+echo
+[ $rc = 0 ]; ok $? "bpfmem progs -j exits 0 on SIGINT (got $rc)"
+flowgen json /tmp/pj.json; ok $? "every line is strict JSON"
+# sum the runs of program $pid over the intervals
+sum() {	grep -o "{\"id\":$pid,[^]]*" /tmp/pj.json | sed -n "s/.*\"$1\":\([0-9]*\).*/\1/p" |
+	awk '{ s += $1 } END { print s + 0 }'; }
+runs=$(sum runs) rt=$(sum run_time_ns)
+n=$(grep -c '"type":"interval"' /tmp/pj.json)
+[ "$runs" = $RUNS ]; ok $? "runs over $n intervals: $runs = $RUNS test runs"
+[ "$rt" -gt 0 ]; ok $? "run time over the intervals: $rt ns"
+grep -q "{\"id\":$pid,\"type\":\"sched_cls\",\"name\":\"progrun\"" /tmp/pj.json
+ok $? "program $pid reported as sched_cls progrun"
+grep -o "{\"id\":$pid,[^}]*" /tmp/pj.json | tail -n1 >/tmp/pj.last
+grep -q "\"map_ids\":\[[0-9,]*\b$mid\b" /tmp/pj.last && grep -q '"map_memlock":[1-9]' /tmp/pj.last
+ok $? "its map $mid listed, with memlock ($(grep -o '"map_memlock":[0-9]*' /tmp/pj.last))"
+if bpfmem probe -j 2>/dev/null | grep -q '"series":true'; then
+	grep -q '"map_cached_bytes":[0-9]' /tmp/pj.last
+	ok $? "allocator cached bytes of its map ($(grep -o '"map_cached_bytes":[0-9a-z]*' /tmp/pj.last))"
+else
+	skip "allocator cached bytes" "kernel without the bpfmem series"
+fi
+
+# text mode: the program's row, then Ctrl-C before the first interval ends still prints
+bpfmem progs -i 30 >/tmp/pt.txt 2>&1 &
+bp=$!
+sleep 1
+kill -USR1 $ppid
+sleep 1
+kill -INT $bp
+wait $bp
+rc=$?
+sed 's/^/#   /' /tmp/pt.txt | head -n 12
+[ $rc = 0 ] && awk -v id=$pid -v r=$RUNS '$1 == id && $3 == "progrun" && $4 == r { f = 1 } END { exit !f }' /tmp/pt.txt
+ok $? "text: Ctrl-C prints the interval so far, program $pid with its $RUNS runs (exit $rc)"
+kill $ppid
+wait $ppid
+done_testing

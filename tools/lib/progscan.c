@@ -1,0 +1,59 @@
+// SPDX-License-Identifier: GPL-2.0
+/* The program collection of `bpfmem progs` and `bpfmem exporter`: see progscan.h. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "progscan.h"
+
+int bpfmem_progs_sample(struct bpfmem_progs_sample *s)
+{
+	__u32 id = 0;
+
+	s->n = 0;
+	for (;;) {
+		struct bpfmem_prog_row *r;
+		__u32 len;
+		int fd;
+
+		if (bpf_prog_get_next_id(id, &id))
+			return errno == ENOENT ? 0 : -errno;
+		fd = bpf_prog_get_fd_by_id(id);
+		if (fd < 0) {
+			if (errno != ENOENT)	/* ENOENT: unloaded meanwhile */
+				s->errs++;
+			continue;
+		}
+		if (s->n == s->cap) {
+			size_t cap = s->cap ? s->cap * 2 : 64;
+			void *p = realloc(s->rows, cap * sizeof(*s->rows));
+
+			if (!p) {
+				close(fd);
+				return -ENOMEM;
+			}
+			s->rows = p;
+			s->cap = cap;
+		}
+		r = &s->rows[s->n];
+		memset(r, 0, sizeof(*r));
+		r->info.nr_map_ids = BPFMEM_PROG_MAX_MAPS;
+		r->info.map_ids = (unsigned long)r->map_ids;
+		len = sizeof(r->info);
+		if (bpf_obj_get_info_by_fd(fd, &r->info, &len)) {
+			s->errs++;
+			close(fd);
+			continue;
+		}
+		close(fd);
+		r->n_maps = r->info.nr_map_ids < BPFMEM_PROG_MAX_MAPS ? r->info.nr_map_ids :
+									BPFMEM_PROG_MAX_MAPS;
+		s->n++;
+	}
+}
+
+void bpfmem_progs_free(struct bpfmem_progs_sample *s)
+{
+	free(s->rows);
+	memset(s, 0, sizeof(*s));
+}

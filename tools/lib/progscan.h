@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * One sample of every BPF program on the system: bpf_prog_info (run_time_ns,
+ * run_cnt, recursion_misses, name, type) and the ids of the maps it uses. Collected
+ * by tools/lib/progscan.c for `bpfmem progs` and `bpfmem exporter`.
+ */
+#ifndef BPFMEM_PROGSCAN_H
+#define BPFMEM_PROGSCAN_H
+
+#include <stddef.h>
+#include <bpf/bpf.h>
+
+#define BPFMEM_PROG_MAX_MAPS 64
+
+struct bpfmem_prog_row {
+	struct bpf_prog_info info;
+	__u32 map_ids[BPFMEM_PROG_MAX_MAPS];
+	__u32 n_maps;
+};
+
+struct bpfmem_progs_sample {
+	struct bpfmem_prog_row *rows;
+	size_t n, cap;
+	long long errs;		/* programs that could not be read (added up) */
+};
+
+/* Fills @s (its buffer reused across calls): 0, or -errno when the walk itself
+ * failed; a program that cannot be opened or read is skipped and counted in errs.
+ */
+int bpfmem_progs_sample(struct bpfmem_progs_sample *s);
+void bpfmem_progs_free(struct bpfmem_progs_sample *s);
+
+#endif

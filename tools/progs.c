@@ -1,0 +1,372 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bpfmem progs: what every BPF program costs, per interval, next to the memory of
+ * the maps it uses (as bpftop and Inspektor Gadget's top-ebpf show programs, plus
+ * what only the bpfmem series gives: allocator cached bytes of those maps).
+ *
+ * Run time and run counts come from bpf_prog_info (run_time_ns, run_cnt), which the
+ * kernel keeps only while somebody holds BPF_ENABLE_STATS: this command holds it while
+ * it runs (the kernel drops it when the command exits). recursion_misses is kept
+ * always. Per interval, the deltas: runs, run time, average run time, CPU share of
+ * one CPU, misses. A program loaded meanwhile counts from 0.
+ *
+ * JSON (-j): one object per line.
+ *  {"type":"interval","time":"HH:MM:SS","ts":UNIX_SECONDS,"interval_s":S,
+ *   "stats_enabled":BOOL,"programs":N,"progs":[PROG...]}    sorted by -s, at most -T
+ *  PROG = {"id":N,"type":S,"name":S,"runs":N,"run_time_ns":N,"avg_ns":N|null,
+ *          "cpu_pct":X,"recursion_misses":N,"runs_total":N,"run_time_ns_total":N,
+ *          "recursion_misses_total":N,"map_ids":[N...],"map_memlock":N,
+ *          "map_cached_bytes":N|null}
+ *   (runs/run_time_ns/recursion_misses: in the interval; _total: since the program
+ *   was loaded, run counts only while stats were enabled; map_memlock: the sum of
+ *   the memlock of its maps, map_cached_bytes: of the allocator cached and pending
+ *   bytes, null on a kernel without the bpfmem series)
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <bpf/bpf.h>
+#include <bpf/libbpf.h>
+
+#include "bpfmem.h"
+#include "mapscan.h"
+#include "progscan.h"
+
+enum sort_key { S_RUNTIME, S_RUNS, S_MISSES, S_ID };
+
+static struct {
+	double interval, duration;
+	long top, count, id;
+	enum sort_key sort;
+	bool json, verbose;
+} env = { .interval = 1, .top = 20, .id = -1 };
+
+struct row {
+	const struct bpfmem_prog_row *p;
+	unsigned long long runs, rt, misses;
+	long long memlock, cached;	/* cached: -1 without the series */
+};
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"Usage: bpfmem progs [-i SECONDS] [-d SECONDS | -n COUNT] [-T N]\n"
+		"                    [-s runtime|runs|misses|id] [--id ID] [-j] [-v]\n"
+		"Run time, runs and recursion misses of every BPF program per interval, with the\n"
+		"memory of the maps each one uses. Holds BPF_ENABLE_STATS while it runs.\n\n"
+		"  -i, --interval S   print every S seconds (default 1)\n"
+		"  -d, --duration S   stop after S seconds (default: until Ctrl-C)\n"
+		"  -n, --count N      stop after N intervals\n"
+		"  -T, --top N        rows per interval (default 20, 0: all)\n"
+		"  -s, --sort KEY     runtime (default), runs, misses or id\n"
+		"      --id ID        this program only\n"
+		"  -j, --json         JSON, one object per interval (schema: tools/progs.c):\n"
+		"        {\"type\":\"interval\",\"time\",\"ts\",\"interval_s\",\"stats_enabled\",\"programs\",\n"
+		"         \"progs\":[{\"id\",\"type\",\"name\",\"runs\",\"run_time_ns\",\"avg_ns\",\"cpu_pct\",\n"
+		"         \"recursion_misses\",\"runs_total\",\"run_time_ns_total\",\n"
+		"         \"recursion_misses_total\",\"map_ids\",\"map_memlock\",\"map_cached_bytes\"}]}\n"
+		"  -v, --verbose      libbpf debug output\n"
+		"  -h, --help         this help\n");
+}
+
+static double mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* the previous sample of a program, by id (both samples are in id order) */
+static const struct bpfmem_prog_row *find_prev(const struct bpfmem_progs_sample *prev, __u32 id)
+{
+	size_t lo = 0, hi = prev->n;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+
+		if (prev->rows[mid].info.id == id)
+			return &prev->rows[mid];
+		if (prev->rows[mid].info.id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+static const struct bpfmem_map_row *find_map(const struct bpfmem_maps_sample *m, __u32 id)
+{
+	size_t i;
+
+	for (i = 0; i < m->n; i++)
+		if (m->rows[i].info.id == id)
+			return &m->rows[i];
+	return NULL;
+}
+
+static int row_cmp(const void *a, const void *b)
+{
+	const struct row *x = a, *y = b;
+	unsigned long long u, v;
+
+	switch (env.sort) {
+	case S_RUNS: u = x->runs; v = y->runs; break;
+	case S_MISSES: u = x->misses; v = y->misses; break;
+	case S_ID: return x->p->info.id < y->p->info.id ? -1 : 1;
+	default: u = x->rt; v = y->rt; break;
+	}
+	if (u != v)
+		return u > v ? -1 : 1;
+	return x->p->info.id < y->p->info.id ? -1 : 1;
+}
+
+static void print_interval(const struct bpfmem_progs_sample *cur,
+			   const struct bpfmem_progs_sample *prev,
+			   const struct bpfmem_maps_sample *maps, double secs, bool stats)
+{
+	struct row *rows = calloc(cur->n + 1, sizeof(*rows));
+	size_t i, n = 0, shown;
+	time_t t = time(NULL);
+	char ts[16];
+	__u32 k;
+
+	if (!rows) {
+		bpfmem_err("out of memory");
+		return;
+	}
+	for (i = 0; i < cur->n; i++) {
+		const struct bpfmem_prog_row *p = &cur->rows[i], *q;
+		struct row *r = &rows[n];
+
+		if (env.id >= 0 && p->info.id != env.id)
+			continue;
+		q = find_prev(prev, p->info.id);
+		r->p = p;
+		/* counters only grow; a program that was not there counts from 0 */
+		r->runs = p->info.run_cnt - (q ? q->info.run_cnt : 0);
+		r->rt = p->info.run_time_ns - (q ? q->info.run_time_ns : 0);
+		r->misses = p->info.recursion_misses - (q ? q->info.recursion_misses : 0);
+		r->cached = maps->have_ma || maps->series ? 0 : -1;
+		for (k = 0; k < p->n_maps; k++) {
+			const struct bpfmem_map_row *m = find_map(maps, p->map_ids[k]);
+
+			if (!m)
+				continue;
+			r->memlock += m->fdi.memlock;
+			if (r->cached >= 0 && m->fdi.cached_bytes >= 0)
+				r->cached += m->fdi.cached_bytes +
+					     (m->fdi.pending_bytes > 0 ? m->fdi.pending_bytes : 0);
+		}
+		n++;
+	}
+	qsort(rows, n, sizeof(*rows), row_cmp);
+	shown = env.top && (size_t)env.top < n ? (size_t)env.top : n;
+	strftime(ts, sizeof(ts), "%H:%M:%S", localtime(&t));
+
+	if (env.json) {
+		printf("{\"type\":\"interval\",\"time\":\"%s\",\"ts\":%lld,\"interval_s\":%.3f,"
+		       "\"stats_enabled\":%s,\"programs\":%zu,\"progs\":[", ts, (long long)t, secs,
+		       stats ? "true" : "false", n);
+		for (i = 0; i < shown; i++) {
+			const struct row *r = &rows[i];
+			const struct bpf_prog_info *in = &r->p->info;
+			const char *type = libbpf_bpf_prog_type_str(in->type);
+
+			printf("%s{\"id\":%u,\"type\":\"%s\",\"name\":", i ? "," : "", in->id,
+			       type ? type : "unknown");
+			bpfmem_json_str(stdout, in->name);
+			printf(",\"runs\":%llu,\"run_time_ns\":%llu,", r->runs, r->rt);
+			if (r->runs)
+				printf("\"avg_ns\":%llu,", r->rt / r->runs);
+			else
+				printf("\"avg_ns\":null,");
+			printf("\"cpu_pct\":%.3f,\"recursion_misses\":%llu,\"runs_total\":%llu,"
+			       "\"run_time_ns_total\":%llu,\"recursion_misses_total\":%llu,\"map_ids\":[",
+			       secs > 0 ? r->rt / (secs * 1e7) : 0.0, r->misses,
+			       (unsigned long long)in->run_cnt, (unsigned long long)in->run_time_ns,
+			       (unsigned long long)in->recursion_misses);
+			for (k = 0; k < r->p->n_maps; k++)
+				printf("%s%u", k ? "," : "", r->p->map_ids[k]);
+			printf("],\"map_memlock\":%lld,", r->memlock);
+			if (r->cached >= 0)
+				printf("\"map_cached_bytes\":%lld}", r->cached);
+			else
+				printf("\"map_cached_bytes\":null}");
+		}
+		printf("]}\n");
+	} else {
+		printf("\n%s %zu programs%s\n", ts, n,
+		       stats ? "" : " (run time and counts off: BPF_ENABLE_STATS refused)");
+		printf("%6s %-14s %-16s %10s %10s %6s %8s %5s %10s %10s\n", "ID", "TYPE", "NAME",
+		       "RUNS", "AVG_NS", "CPU%", "MISSES", "MAPS", "MAP_MEM", "MAP_CACHED");
+		for (i = 0; i < shown; i++) {
+			const struct row *r = &rows[i];
+			const struct bpf_prog_info *in = &r->p->info;
+			const char *type = libbpf_bpf_prog_type_str(in->type);
+			char avg[24] = "-", cached[24] = "-";
+
+			if (r->runs)
+				snprintf(avg, sizeof(avg), "%llu", r->rt / r->runs);
+			if (r->cached >= 0)
+				snprintf(cached, sizeof(cached), "%lld", r->cached);
+			printf("%6u %-14.14s %-16s %10llu %10s %6.2f %8llu %5u %10lld %10s\n", in->id,
+			       type ? type : "unknown", in->name[0] ? in->name : "-", r->runs, avg,
+			       secs > 0 ? r->rt / (secs * 1e7) : 0.0, r->misses, r->p->n_maps,
+			       r->memlock, cached);
+		}
+	}
+	fflush(stdout);
+	free(rows);
+}
+
+int cmd_progs(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "interval", required_argument, NULL, 'i' },
+		{ "duration", required_argument, NULL, 'd' },
+		{ "count", required_argument, NULL, 'n' },
+		{ "top", required_argument, NULL, 'T' },
+		{ "sort", required_argument, NULL, 's' },
+		{ "id", required_argument, NULL, 'I' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{},
+	};
+	static const char *const sorts[] = { "runtime", "runs", "misses", "id" };
+	static const struct bpfmem_maps_filter all = { .id = -1, .tolerant = true };
+	struct bpfmem_progs_sample a = {}, b = {}, *cur = &a, *prev = &b, *tmp;
+	struct bpfmem_maps_sample maps = {};
+	double start, last, now, end = 0;
+	long done = 0;
+	int c, err, stats_fd, ret = 0;
+	size_t k;
+
+	while ((c = getopt_long(argc, argv, "i:d:n:T:s:jvh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'i':
+			if (bpfmem_parse_seconds(optarg, &env.interval))
+				return 2;
+			if (env.interval <= 0) {
+				bpfmem_err("invalid interval '%s'", optarg);
+				return 2;
+			}
+			break;
+		case 'd':
+			if (bpfmem_parse_seconds(optarg, &env.duration))
+				return 2;
+			break;
+		case 'n':
+			if (bpfmem_parse_long(optarg, 1, LONG_MAX, &env.count)) {
+				bpfmem_err("invalid count '%s'", optarg);
+				return 2;
+			}
+			break;
+		case 'T':
+			if (bpfmem_parse_long(optarg, 0, INT_MAX, &env.top)) {
+				bpfmem_err("invalid -T '%s'", optarg);
+				return 2;
+			}
+			break;
+		case 's':
+			for (k = 0; k < sizeof(sorts) / sizeof(sorts[0]); k++)
+				if (!strcmp(optarg, sorts[k]))
+					break;
+			if (k == sizeof(sorts) / sizeof(sorts[0])) {
+				bpfmem_err("invalid sort key '%s' (runtime runs misses id)", optarg);
+				return 2;
+			}
+			env.sort = k;
+			break;
+		case 'I':
+			if (bpfmem_parse_long(optarg, 1, UINT_MAX, &env.id)) {
+				bpfmem_err("invalid program id '%s'", optarg);
+				return 2;
+			}
+			break;
+		case 'j': env.json = true; break;
+		case 'v': env.verbose = true; break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (bpfmem_no_operands(argc, argv))
+		return 2;
+	if (env.duration && env.count) {
+		bpfmem_err("-d and -n are exclusive");
+		return 2;
+	}
+	bpfmem_setup_signals();
+	if (bpfmem_loader_init(env.verbose))
+		return 1;
+	if (geteuid() != 0) {
+		bpfmem_err("no privilege to list BPF programs (needs CAP_SYS_ADMIN: run as root)");
+		return 1;
+	}
+	stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+	if (stats_fd < 0)
+		bpfmem_err("BPF_ENABLE_STATS refused (%s): run time and counts stay 0",
+			   strerror(errno));
+	maps.series = bpfmem_series_present();
+	if (bpfmem_maps_open() && env.verbose)
+		bpfmem_err("no bpf_map iterator: map memory from fdinfo only");
+	err = bpfmem_progs_sample(prev);
+	if (err) {
+		bpfmem_err("cannot list BPF programs: %s", strerror(-err));
+		ret = 1;
+		goto out;
+	}
+	if (env.id >= 0 && !find_prev(prev, env.id)) {
+		bpfmem_err("no BPF program with id %ld", env.id);
+		ret = 1;
+		goto out;
+	}
+	start = last = mono_s();
+	if (env.duration)
+		end = start + env.duration;
+	if (!env.json)
+		printf("Tracing the cost of BPF programs... Ctrl-C to end.\n");
+	fflush(stdout);
+	while (!bpfmem_exiting) {
+		double until = last + env.interval;
+
+		if (end && end < until)
+			until = end;
+		now = mono_s();
+		if (now < until) {
+			bpfmem_wait(until - now);
+			if (!bpfmem_exiting)
+				continue;
+		}
+		now = mono_s();
+		err = bpfmem_progs_sample(cur);
+		if (!err)
+			err = bpfmem_maps_sample(&maps, &all);
+		if (err) {
+			bpfmem_err("cannot sample: %s", strerror(-err));
+			ret = 1;
+			break;
+		}
+		print_interval(cur, prev, &maps, now - last, stats_fd >= 0);
+		tmp = prev;
+		prev = cur;
+		cur = tmp;
+		last = now;
+		done++;
+		if ((env.count && done >= env.count) || (end && now >= end))
+			break;
+	}
+out:
+	if (stats_fd >= 0)
+		close(stats_fd);
+	bpfmem_progs_free(&a);
+	bpfmem_progs_free(&b);
+	bpfmem_maps_free(&maps);
+	bpfmem_maps_close();
+	return ret;
+}
