@@ -116,6 +116,14 @@ struct {
 } sk_flows SEC(".maps");
 
 const volatile bool use_sk_storage;	/* set in fentry mode */
+const volatile bool want_hist;		/* -H */
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PERCPU_ARRAY);
+	__uint(max_entries, 2 * FLOW_HIST_SLOTS);
+	__type(key, __u32);
+	__type(value, __u64);
+} sizes SEC(".maps");
 __u64 close_walks;		/* socket destructions that walked the whole flow map */
 __u64 sk_storage_fails;		/* socket storage not created: walks needed */
 
@@ -397,6 +405,36 @@ static __always_inline void account(struct flow_key *k, struct sock *sk, __u64 t
 	}
 }
 
+static __always_inline __u32 log2_u64(__u64 v)
+{
+	__u32 r = 0;
+
+	if (v >> 32) { v >>= 32; r += 32; }
+	if (v >> 16) { v >>= 16; r += 16; }
+	if (v >> 8) { v >>= 8; r += 8; }
+	if (v >> 4) { v >>= 4; r += 4; }
+	if (v >> 2) { v >>= 2; r += 2; }
+	if (v >> 1)
+		r += 1;
+	return r;
+}
+
+/* -H: one send or receive call of @bytes payload */
+static __always_inline void size_hist(bool tx, __u64 bytes)
+{
+	__u32 slot = log2_u64(bytes), k;
+	__u64 *c;
+
+	if (!want_hist)
+		return;
+	if (slot >= FLOW_HIST_SLOTS)
+		slot = FLOW_HIST_SLOTS - 1;
+	k = (tx ? 0 : FLOW_HIST_SLOTS) + slot;
+	c = bpf_map_lookup_elem(&sizes, &k);
+	if (c)	/* atomic: PREEMPT_RT */
+		__sync_fetch_and_add(c, 1);
+}
+
 /* ---- the events, shared by both hook modes ---- */
 
 static __always_inline void on_tcp_msg(struct sock *sk, int ret, bool tx, int flags)
@@ -405,6 +443,7 @@ static __always_inline void on_tcp_msg(struct sock *sk, int ret, bool tx, int fl
 
 	if (ret <= 0 || (!tx && (flags & MSG_PEEK)) || !sk_key(sk, &k, false))
 		return;
+	size_hist(tx, ret);
 	account(&k, sk, tx ? ret : 0, tx ? 0 : ret, 0, 0, true);
 }
 
@@ -419,6 +458,7 @@ static __always_inline void on_udp_send(struct sock *sk, struct msghdr *msg, int
 	if (v4_entry && k.family != AF_INET)
 		return;
 	msg_peer(&k, msg);
+	size_hist(true, ret);
 	account(&k, sk, ret, 0, 0, 0, true);
 }
 
@@ -433,6 +473,7 @@ static __always_inline void on_udp_read(struct sock *sk, struct sk_buff *skb, in
 	if (len <= 0 || !sk || !sk_key(sk, &k, false))
 		return;
 	skb_peer(&k, skb, true);
+	size_hist(false, len);
 	account(&k, sk, 0, len, 0, 0, true);
 }
 

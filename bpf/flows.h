@@ -41,6 +41,11 @@ struct flow_event {
 	struct flow_val val;
 };
 
+/* -H: log2 histograms of the payload bytes of each send (slots 0..) and receive
+ * (slots FLOW_HIST_SLOTS..) call
+ */
+#define FLOW_HIST_SLOTS 32
+
 enum flow_drop {
 	DROP_MAP_FULL = 0,	/* flows: -E2BIG */
 	DROP_ALLOC = 1,		/* flows: other update failure (-ENOMEM) */

@@ -16,10 +16,14 @@
  * JSON (-j): one object per line.
  *  {"type":"start","hook":"fentry"|"kprobe","max_entries":N,"ringbuf":BYTES}  attached.
  *  {"type":"interval","time":"HH:MM:SS","ts":UNIX_SECONDS,"live_flows":N,
- *   "map_elements":N|null,"closed_flows":N,"dropped":DROPPED,"flows":[FLOW...]}
+ *   "map_elements":N|null,"closed_flows":N,"dropped":DROPPED,
+ *   "size_hist_log2":{"tx":[N...],"rx":[N...]},"flows":[FLOW...]}
  *      flows with traffic in the interval, sorted by -s, at most -T; live_flows is
  *      what userspace read from the map, map_elements the kernel's count (fdinfo
- *      "elements:", null on a kernel without the bpfmem series).
+ *      "elements:", null on a kernel without the bpfmem series); size_hist_log2 (-H
+ *      only): send (tx) and receive (rx) calls of the interval by payload bytes,
+ *      slot i counting [2^i, 2^(i+1)) bytes (slot 0: 1 byte), up to the last
+ *      non-empty slot; sockets of every process (-p filters the rows only).
  *  {"type":"closed","reason":"tcp_close"|"udp_destroy"|"udp_idle",FLOW members}
  *      (--closed only) a flow that ended, counters are its final totals.
  *  {"type":"summary","hook":"fentry"|"kprobe","intervals":N,"max_live_flows":N,
@@ -77,7 +81,7 @@ static struct env {
 	const char *cgroup;
 	int family, proto;
 	enum { SORT_ALL, SORT_TX, SORT_RX } sort;
-	bool json, closed, verbose;
+	bool json, closed, verbose, hist;
 	const char *hook;
 } env = {
 	.interval = 1, .idle = 60, .top = 20, .max_entries = 10240, .ringbuf = 1 << 19,
@@ -101,6 +105,7 @@ static struct {
 	size_t nclosed, capclosed;
 	long long total_closed, max_live;
 	long intervals;
+	unsigned long long hist_prev[2 * FLOW_HIST_SLOTS];	/* -H: sums at the last read */
 } st;
 
 static void usage(FILE *f)
@@ -109,7 +114,7 @@ static void usage(FILE *f)
 		"Usage: bpfmem flows [-i SECONDS] [-d SECONDS] [-T N] [-s tx|rx|all] [-4|-6]\n"
 		"                    [--proto tcp|udp] [-p PID] [-c CGROUP_PATH] [--closed]\n"
 		"                    [--idle SECONDS] [--max-entries N] [--ringbuf BYTES]\n"
-		"                    [--hook fentry|kprobe] [-j] [-v]\n"
+		"                    [--hook fentry|kprobe] [-H] [-j] [-v]\n"
 		"Count TCP and UDP payload bytes and packets per flow (IPv4 and IPv6) in a\n"
 		"non-preallocated hash map holding only live flows.\n\n"
 		"  -i, --interval S    print every S seconds (default 1)\n"
@@ -126,6 +131,8 @@ static void usage(FILE *f)
 		"  --ringbuf BYTES     closed-flow ring buffer, power of 2 >= 4096 (default 512 KiB,\n"
 		"                      ~3800 closed flows); read when half full and every interval\n"
 		"  --hook H            fentry (default when available) or kprobe\n"
+		"  -H, --histogram     log2 histograms of the payload bytes of each send and\n"
+		"                      receive call, per interval (all processes, also with -p)\n"
 		"  -j, --json          JSON, one object a line (full schema: tools/flows.c):\n"
 		"        {\"type\":\"start\",\"hook\",\"max_entries\",\"ringbuf\"}\n"
 		"        {\"type\":\"interval\",\"time\",\"ts\",\"live_flows\",\"map_elements\",\"closed_flows\",\n"
@@ -457,8 +464,27 @@ static void evict_idle(int fd, struct flow *live, size_t *n, __u64 now)
 	*n = j;
 }
 
+/* -H: the calls of the interval per slot (tx, then rx); 0 or -1 with an error line */
+static int read_hist(struct flows_bpf *skel, unsigned long long *d)
+{
+	int k, fd = bpf_map__fd(skel->maps.sizes);
+
+	for (k = 0; k < 2 * FLOW_HIST_SLOTS; k++) {
+		long long v = bpfmem_percpu_sum(fd, k);
+
+		if (v < 0) {
+			bpfmem_err("cannot read the size histogram: %s", strerror(-v));
+			return -1;
+		}
+		d[k] = v - st.hist_prev[k];
+		st.hist_prev[k] = v;
+	}
+	return 0;
+}
+
 static int report(struct flows_bpf *skel, struct ring_buffer *rb)
 {
+	unsigned long long hist[2 * FLOW_HIST_SLOTS];
 	int fd = bpf_map__fd(skel->maps.flows);
 	struct flow *live, *rows;
 	size_t n, i, nrows = 0, shown;
@@ -495,6 +521,10 @@ static int report(struct flows_bpf *skel, struct ring_buffer *rb)
 	}
 	if (!bpfmem_map_fdinfo(fd, &mi))
 		elements = mi.elements;
+	if (env.hist && read_hist(skel, hist)) {
+		free(live);
+		return -1;
+	}
 	strftime(ts, sizeof(ts), "%H:%M:%S", localtime(&t));
 
 	rows = calloc(n + st.nclosed + 1, sizeof(*rows));
@@ -536,6 +566,13 @@ static int report(struct flows_bpf *skel, struct ring_buffer *rb)
 			fputs("\"map_elements\":null,", o);
 		fprintf(o, "\"closed_flows\":%zu,\"dropped\":", st.nclosed);
 		json_dropped(o, d);
+		if (env.hist) {
+			fputs(",\"size_hist_log2\":{\"tx\":", o);
+			bpfmem_json_log2_hist(o, hist, FLOW_HIST_SLOTS);
+			fputs(",\"rx\":", o);
+			bpfmem_json_log2_hist(o, hist + FLOW_HIST_SLOTS, FLOW_HIST_SLOTS);
+			fputc('}', o);
+		}
 		fputs(",\"flows\":[", o);
 		for (i = 0; i < shown; i++) {
 			fputs(i ? ",{" : "{", o);
@@ -565,6 +602,12 @@ static int report(struct flows_bpf *skel, struct ring_buffer *rb)
 			text_row(o, &rows[i], false, now);
 		if (shown < nrows)
 			fprintf(o, "(%zu more flows)\n", nrows - shown);
+		if (env.hist) {
+			fprintf(o, "payload bytes per send call:\n");
+			bpfmem_print_log2_hist(o, hist, FLOW_HIST_SLOTS, "bytes");
+			fprintf(o, "payload bytes per receive call:\n");
+			bpfmem_print_log2_hist(o, hist + FLOW_HIST_SLOTS, FLOW_HIST_SLOTS, "bytes");
+		}
 	}
 	fflush(o);
 	free(rows);
@@ -639,15 +682,16 @@ static int parse_args(int argc, char **argv)
 		{ "idle", required_argument, NULL, 'I' },
 		{ "max-entries", required_argument, NULL, 'm' },
 		{ "ringbuf", required_argument, NULL, 'r' },
-		{ "hook", required_argument, NULL, 'H' },
+		{ "hook", required_argument, NULL, 'K' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "histogram", no_argument, NULL, 'H' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "i:d:T:s:p:c:46jvh", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:d:T:s:p:c:46jHvh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			if (bpfmem_parse_seconds(optarg, &env.interval))
@@ -718,7 +762,7 @@ static int parse_args(int argc, char **argv)
 				return 2;
 			}
 			break;
-		case 'H':
+		case 'K':
 			if (strcmp(optarg, "fentry") && strcmp(optarg, "kprobe")) {
 				bpfmem_err("invalid --hook '%s' (fentry|kprobe)", optarg);
 				return 2;
@@ -726,6 +770,7 @@ static int parse_args(int argc, char **argv)
 			env.hook = optarg;
 			break;
 		case 'j': env.json = true; break;
+		case 'H': env.hist = true; break;
 		case 'v': env.verbose = true; break;
 		case 'h': usage(stdout); return -1;
 		default: usage(stderr); return 2;
@@ -768,6 +813,7 @@ int cmd_flows(int argc, char **argv)
 	skel->rodata->filter_proto = env.proto;
 	skel->rodata->filter_cgroup = cgid;
 	skel->rodata->use_sk_storage = fentry;
+	skel->rodata->want_hist = env.hist;
 	err = bpf_map__set_max_entries(skel->maps.flows, env.max_entries);
 	if (!err)
 		err = bpf_map__set_max_entries(skel->maps.closed, env.ringbuf);

@@ -265,34 +265,12 @@ static long long count_keys(int fd)
 	return n;
 }
 
-static int last_slot(const struct sc_val *v)
+static void hist_slots(const struct sc_val *v, unsigned long long *slots)
 {
-	int i, last = -1;
+	int i;
 
 	for (i = 0; i < SC_HIST_SLOTS; i++)
-		if (v->hist[i])
-			last = i;
-	return last;
-}
-
-static void print_hist(const struct sc_val *v)
-{
-	unsigned int max = 0;
-	int i, last = last_slot(v), w;
-
-	for (i = 0; i <= last; i++)
-		if (v->hist[i] > max)
-			max = v->hist[i];
-	printf("    %20s : %-10s distribution\n", "usecs", "count");
-	for (i = 0; i <= last; i++) {
-		unsigned long long lo = i ? 1ULL << i : 0, hi = (1ULL << (i + 1)) - 1;
-		char range[48];
-
-		snprintf(range, sizeof(range), "%llu -> %llu", lo, hi);
-		w = max ? (int)((unsigned long long)v->hist[i] * 40 / max) : 0;
-		printf("    %20s : %-10u |%-40.*s|\n", range, v->hist[i], w,
-		       "****************************************");
-	}
+		slots[i] = v->hist[i];
 }
 
 struct interval {
@@ -343,8 +321,12 @@ static void print_text(struct row *rows, size_t nrows, const struct interval *iv
 			       v->lat_samples ? v->lat_total / div / v->lat_samples : 0.0,
 			       v->lat_max / div);
 		putchar('\n');
-		if (env.hist && v->lat_samples)
-			print_hist(v);
+		if (env.hist && v->lat_samples) {
+			unsigned long long slots[SC_HIST_SLOTS];
+
+			hist_slots(v, slots);
+			bpfmem_print_log2_hist(stdout, slots, SC_HIST_SLOTS, "usecs");
+		}
 	}
 	if (shown < nrows)
 		printf("(%zu more rows; -T 0 shows all)\n", nrows - shown);
@@ -375,7 +357,6 @@ static void print_json(struct row *rows, size_t nrows, const struct interval *iv
 	time_t t = time(NULL);
 	char tbuf[16];
 	size_t i, shown;
-	int s, last;
 
 	for (i = 0; i < nrows; i++) {
 		tc += rows[i].val.count;
@@ -431,11 +412,11 @@ static void print_json(struct row *rows, size_t nrows, const struct interval *iv
 			       v->lat_samples ? (unsigned long long)(v->lat_total / v->lat_samples) : 0,
 			       (unsigned long long)v->lat_max, (unsigned long long)v->lat_samples);
 		if (env.hist) {
-			last = last_slot(v);
-			fputs(",\"hist_log2_us\":[", stdout);
-			for (s = 0; s <= last; s++)
-				printf("%s%u", s ? "," : "", v->hist[s]);
-			putchar(']');
+			unsigned long long slots[SC_HIST_SLOTS];
+
+			hist_slots(v, slots);
+			fputs(",\"hist_log2_us\":", stdout);
+			bpfmem_json_log2_hist(stdout, slots, SC_HIST_SLOTS);
 		}
 		putchar('}');
 	}

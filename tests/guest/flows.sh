@@ -493,6 +493,29 @@ for hook in fentry kprobe; do
 	fi
 done
 
+# ---- -H: payload bytes per send and receive call ----
+# 200 datagrams of 1234 B from a connected client, each echoed by the server: 400
+# sends and 400 receives, all in slot 10 (1024-2047 B)
+start_flows /tmp/h.json -j -i 60 -H --proto udp
+flowgen udp 127.0.0.1 5007 200 1234 >/dev/null
+ok $? "flowgen udp: 200 x 1234 B echoed"
+sleep 0.5
+stop_flows
+rc=$?
+miss=$(missed_json /tmp/h.json)
+ht=$(grep '"type":"interval"' /tmp/h.json | tail -n1 | sed -n 's/.*"size_hist_log2":{"tx":\(\[[0-9,]*\]\).*/\1/p')
+hr=$(grep '"type":"interval"' /tmp/h.json | tail -n1 | sed -n 's/.*"size_hist_log2":{[^}]*"rx":\(\[[0-9,]*\]\).*/\1/p')
+want='[0,0,0,0,0,0,0,0,0,0,400]'
+if [ "$miss" = 0 ]; then
+	[ "$ht" = "$want" ] && [ "$hr" = "$want" ] && [ $rc = 0 ]
+else
+	echo "$ht $hr" | grep -q '^\[0,0,0,0,0,0,0,0,0,0,[0-9]*\] \[0,0,0,0,0,0,0,0,0,0,[0-9]*\]$' && [ $rc = 3 ]
+fi
+ok $? "-H: send sizes $ht, receive sizes $hr (expected $want; $miss missed, exit $rc)"
+bpfmem flows -H -d 1 --proto udp >/tmp/h.txt 2>&1
+grep -q 'payload bytes per send call' /tmp/h.txt && grep -q 'payload bytes per receive call' /tmp/h.txt
+ok $? "-H in text: both histograms printed"
+
 # ---- interval sums: every byte counted once ----
 # Connections held open across map reads (-i 0.1, HOLD ms): many flows that were in
 # the last interval's read close right around the next one; the bytes summed over all

@@ -94,6 +94,13 @@ int bpfmem_utf8_len(const unsigned char *s, size_t len);
 
 /* Sum of a per-CPU u64 array/percpu map slot; -errno on failure. */
 long long bpfmem_percpu_sum(int map_fd, unsigned int key);
+/* A log2 histogram as libbpf-tools' print_log2_hist(): slot i counts values in
+ * [2^i, 2^(i+1)) (slot 0: 0 and 1), rows up to the last non-empty slot.
+ */
+void bpfmem_print_log2_hist(FILE *f, const unsigned long long *slots, int n,
+			    const char *unit);
+/* The same as a JSON array up to the last non-empty slot ("[]" if all are 0). */
+void bpfmem_json_log2_hist(FILE *f, const unsigned long long *slots, int n);
 
 /* "0-3,5\n" (sysfs cpu list) into @cpus (at most @max); count, or -EINVAL/-E2BIG. */
 int bpfmem_parse_cpu_list(const char *text, int *cpus, int max);

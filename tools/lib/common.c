@@ -894,3 +894,40 @@ long long bpfmem_prog_misses(struct bpf_object *obj)
 	}
 	return n;
 }
+
+void bpfmem_print_log2_hist(FILE *f, const unsigned long long *slots, int n,
+			    const char *unit)
+{
+	unsigned long long max = 0;
+	int i, last = -1, w;
+
+	for (i = 0; i < n; i++) {
+		if (slots[i])
+			last = i;
+		if (slots[i] > max)
+			max = slots[i];
+	}
+	fprintf(f, "    %20s : %-10s distribution\n", unit, "count");
+	for (i = 0; i <= last; i++) {
+		unsigned long long lo = i ? 1ULL << i : 0, hi = (1ULL << (i + 1)) - 1;
+		char range[48];
+
+		snprintf(range, sizeof(range), "%llu -> %llu", lo, hi);
+		w = max ? (int)(slots[i] * 40 / max) : 0;
+		fprintf(f, "    %20s : %-10llu |%-40.*s|\n", range, slots[i], w,
+			"****************************************");
+	}
+}
+
+void bpfmem_json_log2_hist(FILE *f, const unsigned long long *slots, int n)
+{
+	int i, last = -1;
+
+	for (i = 0; i < n; i++)
+		if (slots[i])
+			last = i;
+	fputc('[', f);
+	for (i = 0; i <= last; i++)
+		fprintf(f, "%s%llu", i ? "," : "", slots[i]);
+	fputc(']', f);
+}
