@@ -62,4 +62,34 @@ for p in none drop reclaim; do
 	ok $? "$p: the maps keep working at full speed afterwards ($s1 vs $s0 ops/s, >= 50%)"
 done
 rmdir $CG
+
+# ---- memcg-aware: memory.reclaim on cgroup A trims A's caches, not B's ----
+# B churns its maps and waits (no pressure of its own) while A churns its maps and
+# writes A's memory.reclaim; then B reports: its caches must still be above their
+# low watermark with nothing shrunk (the shrinker counts and scans only the caches
+# charged to the memcg being reclaimed)
+A=/sys/fs/cgroup/bpfmem-shrink-a B=/sys/fs/cgroup/bpfmem-shrink-b
+mkdir -p $A $B
+rm -f $T/a.done
+sh -c "echo \$\$ >$B/cgroup.procs && exec memshrink -m $nmaps -p none -w $T/a.done -t 5" \
+	>$T/b 2>&1 &
+bpid=$!
+wait_for '^before ' $T/b $bpid
+sh -c "echo \$\$ >$A/cgroup.procs && exec memshrink -m $nmaps -p reclaim -t 8" >$T/a 2>&1
+arc=$?
+touch $T/a.done
+wait $bpid
+brc=$?
+sed 's/^/#   A: /' $T/a
+sed 's/^/#   B: /' $T/b
+[ $arc = 0 ] && [ $brc = 0 ]; ok $? "A/B: both memshrink runs exit 0 (A $arc, B $brc)"
+aover=$(v $T/a after max_over_low) ash0=$(v $T/a before shrunk_objs) ash1=$(v $T/a after shrunk_objs)
+aex=$(v $T/a before excess_objs)
+[ -n "$aover" ] && [ "$aover" -le 0 ] && [ $((ash1 - ash0)) -ge "$aex" ]
+ok $? "A/B: A's memory.reclaim trimmed A's caches to their low watermark (max over $aover, shrunk $((ash1 - ash0)) >= excess $aex)"
+bex=$(v $T/b before excess_objs) bex1=$(v $T/b after excess_objs)
+bover=$(v $T/b after max_over_low) bsh0=$(v $T/b before shrunk_objs) bsh1=$(v $T/b after shrunk_objs)
+[ -n "$bover" ] && [ "$bover" -gt 0 ] && [ "$bsh1" = "$bsh0" ] && [ "$bex1" -ge $((bex / 2)) ]
+ok $? "A/B: B's caches untouched (shrunk $bsh0 -> $bsh1, excess $bex -> $bex1 objects, max over low $bover)"
+rmdir $A $B
 done_testing

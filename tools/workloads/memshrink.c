@@ -7,6 +7,11 @@
  * and the churn speed before and after.
  *
  *   memshrink [-m NMAPS] [-n NKEYS] [-r ROUNDS] [-p drop|reclaim|none] [-t TIMEOUT]
+ *             [-w FILE]
+ *
+ * -w FILE (with -p none): after the "before" line, wait until FILE exists (up to
+ * 600 s) instead of for the caches, then report: the control of a run in
+ * another cgroup that applies the pressure meanwhile.
  *
  * Run it in the memory cgroup to be measured. Output: "key value..." lines, see main().
  */
@@ -181,23 +186,24 @@ static void print_state(const char *tag, const struct state *st)
 int main(int argc, char **argv)
 {
 	long long cur0, cur1, slab0, slab1;
-	const char *pressure = "drop";
+	const char *pressure = "drop", *waitfile = NULL;
 	struct memshrink_bpf *skel;
 	struct state before, after;
 	int c, i, nkeys = 48, rounds = 5, timeout = 20, outer_fd;
 	unsigned long long fail0, fail1, fail2, ops_per_round;
 	double speed0, speed1, t;
 
-	while ((c = getopt(argc, argv, "m:n:r:p:t:h")) != -1) {
+	while ((c = getopt(argc, argv, "m:n:r:p:t:w:h")) != -1) {
 		switch (c) {
 		case 'm': nmaps = atoi(optarg); break;
 		case 'n': nkeys = atoi(optarg); break;
 		case 'r': rounds = atoi(optarg); break;
 		case 'p': pressure = optarg; break;
 		case 't': timeout = atoi(optarg); break;
+		case 'w': waitfile = optarg; break;
 		default:
 			fprintf(stderr, "usage: memshrink [-m NMAPS] [-n NKEYS] [-r ROUNDS] "
-				"[-p drop|reclaim|none] [-t TIMEOUT]\n");
+				"[-p drop|reclaim|none] [-t TIMEOUT] [-w FILE]\n");
 			return 2;
 		}
 	}
@@ -261,6 +267,7 @@ int main(int argc, char **argv)
 	cur0 = wl_cg_read("memory.current", NULL);
 	slab0 = wl_cg_read("memory.stat", "slab_unreclaimable");
 	print_state("before", &before);
+	fflush(stdout);	/* -w: the run that applies the pressure waits for this line */
 
 	if (!strcmp(pressure, "drop")) {
 		if (write_file("/proc/sys/vm/drop_caches", "2")) {
@@ -282,11 +289,19 @@ int main(int argc, char **argv)
 
 	/* trims run in irq_work, the objects reach slab after a grace period */
 	t = now();
-	do {
-		usleep(100000);
+	if (waitfile) {
+		while (access(waitfile, F_OK) && now() - t < 600)
+			usleep(100000);
 		if (read_state(&after))
 			return 1;
-	} while ((after.max_over_low > 0 || after.pending_bytes > 0) && now() - t < timeout);
+	} else {
+		do {
+			usleep(100000);
+			if (read_state(&after))
+				return 1;
+		} while ((after.max_over_low > 0 || after.pending_bytes > 0) &&
+			 now() - t < timeout);
+	}
 	printf("waited %.1f\n", now() - t);
 	/* memcg statistics are flushed lazily */
 	sleep(2);
