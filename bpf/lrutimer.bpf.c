@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * lrutimer: a bpf_timer armed in an element of a lazy LRU map (BPF_F_NO_PREALLOC |
+ * lrutimer: a bpf_timer (program arm) or a bpf_wq (arm_wq: PREEMPT_RT has no
+ * bpf_timer) armed in an element of a lazy LRU map (BPF_F_NO_PREALLOC |
  * BPF_F_NO_COMMON_LRU) after the element was evicted, while its node waits on the
  * LRU free list (tools/workloads/lrutimer.c). One run, on one CPU, whose share of
  * the map is 4 nodes (max_entries = 4 x possible CPUs); the per-CPU LRU evicts in
@@ -20,6 +21,11 @@ struct val {
 	__u64 x;
 };
 
+struct wval {
+	struct bpf_wq w;
+	__u64 x;
+};
+
 struct {
 	__uint(type, BPF_MAP_TYPE_LRU_HASH);
 	__uint(map_flags, BPF_F_NO_PREALLOC | BPF_F_NO_COMMON_LRU);
@@ -27,6 +33,20 @@ struct {
 	__type(key, __u32);
 	__type(value, struct val);
 } lru SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LRU_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC | BPF_F_NO_COMMON_LRU);
+	__uint(max_entries, 4);		/* 4 x possible CPUs, set by userspace */
+	__type(key, __u32);
+	__type(value, struct wval);
+} lru_wq SEC(".maps");
+
+extern int bpf_wq_init(struct bpf_wq *wq, void *p__map, unsigned int flags) __ksym;
+extern int bpf_wq_start(struct bpf_wq *wq, unsigned int flags) __ksym;
+extern int bpf_wq_set_callback_impl(struct bpf_wq *wq,
+				    int (callback_fn)(void *map, int *key, void *value),
+				    unsigned int flags, void *aux__ign) __ksym;
 
 int stage;		/* how far the run got */
 int key0_gone;		/* key 0 no longer in the map when the timer was armed */
@@ -37,36 +57,71 @@ static int timer_cb(void *map, __u32 *key, struct val *v)
 	return 0;
 }
 
-static __always_inline int put(__u32 k)
+static int wq_cb(void *map, int *key, void *value)
 {
+	return 0;
+}
+
+static __always_inline int put(void *map, __u32 k)
+{
+	struct wval zw = {};
 	struct val z = {};
 
-	return bpf_map_update_elem(&lru, &k, &z, BPF_ANY);
+	return bpf_map_update_elem(map, &k, map == (void *)&lru ? (void *)&z : (void *)&zw,
+				   BPF_ANY);
+}
+
+/* The eviction sequence of the header comment: returns key 0's value, whose node
+ * is on the free list, or NULL
+ */
+static __always_inline void *evict_key0(void *map)
+{
+	__u32 k0 = 0, k1 = 1, k2 = 2;
+	void *v;
+
+	if (put(map, 0) || put(map, 1) || put(map, 2) || put(map, 3))
+		return NULL;
+	stage = 1;
+	v = bpf_map_lookup_elem(map, &k0);
+	if (!v || !bpf_map_lookup_elem(map, &k1) || !bpf_map_lookup_elem(map, &k2))
+		return NULL;
+	stage = 2;
+	if (put(map, 4) || put(map, 5))
+		return NULL;
+	stage = 3;
+	key0_gone = !bpf_map_lookup_elem(map, &k0);
+	return v;
 }
 
 SEC("tc")
 int arm(struct __sk_buff *skb)
 {
-	__u32 k0 = 0, k1 = 1, k2 = 2;
-	struct val *v;
+	struct val *v = evict_key0(&lru);
 
-	if (put(0) || put(1) || put(2) || put(3))
+	if (!v)
 		return 1;
-	stage = 1;
-	v = bpf_map_lookup_elem(&lru, &k0);
-	if (!v || !bpf_map_lookup_elem(&lru, &k1) || !bpf_map_lookup_elem(&lru, &k2))
-		return 1;
-	stage = 2;
-	if (put(4) || put(5))
-		return 1;
-	stage = 3;
-	key0_gone = !bpf_map_lookup_elem(&lru, &k0);
 	if (bpf_timer_init(&v->t, &lru, CLOCK_MONOTONIC))
 		return 1;
 	stage = 4;
 	bpf_timer_set_callback(&v->t, timer_cb);
 	/* an hour: only cancelling it ends it */
 	start_err = bpf_timer_start(&v->t, 3600ULL * 1000000000ULL, 0);
+	stage = 5;
+	return 0;
+}
+
+/* A bpf_wq with its callback set holds the program as an armed timer does */
+SEC("tc")
+int arm_wq(struct __sk_buff *skb)
+{
+	struct wval *v = evict_key0(&lru_wq);
+
+	if (!v)
+		return 1;
+	if (bpf_wq_init(&v->w, &lru_wq, 0))
+		return 1;
+	stage = 4;
+	start_err = bpf_wq_set_callback_impl(&v->w, wq_cb, 0, NULL);
 	stage = 5;
 	return 0;
 }

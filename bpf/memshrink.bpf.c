@@ -8,7 +8,7 @@
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 
-#define MAX_MAPS 512
+#define MAX_MAPS 1024
 
 const volatile __u32 nmaps = 64;
 const volatile __u32 nkeys = 128;

@@ -116,24 +116,32 @@ for fill in bpf user; do
 	ok $? "savings --lru, $fill fill to $max keys: dynamic keeps $e elements, preallocated $q (both >= $lo)"
 done
 
-# --- a timer armed in an evicted element whose node waits on the LRU free list ------
-# (series patch 9: the timers of free-list nodes are cancelled when the last user
-# reference goes; without it the timer keeps the program and the program the map)
-lrutimer >/tmp/lt.out 2>&1
-ok $? "lrutimer runs ($(cat /tmp/lt.out))"
-lt() { kv /tmp/lt.out "$1" lrutimer; }
-id=$(lt map_id)
-[ "$(lt stage)" = 5 ] && [ "$(lt key0_gone)" = 1 ] && [ "$(lt start_err)" = 0 ] &&
-	[ "$(lt lru_nodes)" = 4 ]
-ok $? "lrutimer: timer armed in key 0's element after its eviction, its node kept (lru_nodes $(lt lru_nodes) = 4)"
-i=0
-while [ $i -lt 100 ] && bpfmem maps -j 2>/dev/null | grep -q "{\"id\":$id,"; do
-	sleep 0.1
-	i=$((i + 1))
+# --- a timer or wq armed in an evicted element whose node waits on the LRU free list
+# (series patch 9: the timers and workqueues of free-list nodes are cancelled when the
+# last user reference goes; without it the timer or the wq's callback keeps the
+# program and the program the map). PREEMPT_RT has no bpf_timer (the verifier says
+# so): the wq only there.
+kinds="timer wq"
+[ "$flavor" = rt ] && kinds=wq
+for kind in $kinds; do
+	arg=
+	[ $kind = wq ] && arg=-q
+	lrutimer $arg >/tmp/lt.out 2>&1
+	ok $? "lrutimer $kind runs ($(cat /tmp/lt.out))"
+	id=$(kv /tmp/lt.out map_id lrutimer)
+	st=$(kv /tmp/lt.out stage lrutimer) gone=$(kv /tmp/lt.out key0_gone lrutimer)
+	err=$(kv /tmp/lt.out start_err lrutimer) nodes=$(kv /tmp/lt.out lru_nodes lrutimer)
+	[ "$st" = 5 ] && [ "$gone" = 1 ] && [ "$err" = 0 ] && [ "$nodes" = 4 ]
+	ok $? "lrutimer $kind: armed in key 0's element after its eviction, its node kept (lru_nodes $nodes = 4)"
+	i=0
+	while [ $i -lt 100 ] && bpfmem maps -j 2>/dev/null | grep -q "{\"id\":$id,"; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	bpfmem maps -j >/tmp/lt.maps 2>&1
+	[ -n "$id" ] && ! grep -q "{\"id\":$id," /tmp/lt.maps && grep -q '"maps":\[' /tmp/lt.maps
+	ok $? "lrutimer $kind: the map (id $id) is freed after its fds are closed: the $kind was cancelled ($i x 0.1 s)"
 done
-bpfmem maps -j >/tmp/lt.maps 2>&1
-[ -n "$id" ] && ! grep -q "{\"id\":$id," /tmp/lt.maps && grep -q '"maps":\[' /tmp/lt.maps
-ok $? "lrutimer: the map (id $id) is freed after its fds are closed: the armed timer was cancelled ($i x 0.1 s)"
 
 # --- lazy LRU from every CPU at once (credits taken, returned and stolen) -----------
 # lruchurn: one pinned thread per CPU updates/deletes random keys of a map with

@@ -1,21 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * lrutimer: arms a bpf_timer in an evicted element of a lazy LRU map (see
- * bpf/lrutimer.bpf.c), closes everything and exits. Prints
+ * lrutimer [-q]: arms a bpf_timer (-q: sets up a bpf_wq, which PREEMPT_RT also has)
+ * in an evicted element of a lazy LRU map (see bpf/lrutimer.bpf.c), closes
+ * everything and exits. Prints
  *   "lrutimer map_id N stage S key0_gone 0|1 start_err E lru_nodes N"
  * On a kernel that cancels the timers of nodes on the LRU free lists when the last
  * user reference goes, the map (id N) is freed within a few seconds; otherwise the
- * armed timer keeps the program, which keeps the map.
+ * armed timer (or the wq's callback) keeps the program, which keeps the map.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "lrutimer.skel.h"
 
-int main(void)
+int main(int argc, char **argv)
 {
+	bool wq = argc == 2 && !strcmp(argv[1], "-q");
+	struct bpf_program *prog;
+	struct bpf_map *map;
 	char pkt[64] = {};
 	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = pkt, .data_size_in = sizeof(pkt),
 		    .repeat = 1);
@@ -27,25 +32,33 @@ int main(void)
 	int ncpus, err;
 	FILE *f;
 
+	if (argc > 2 || (argc == 2 && !wq)) {
+		fprintf(stderr, "usage: lrutimer [-q]\n");
+		return 2;
+	}
 	ncpus = libbpf_num_possible_cpus();
 	skel = lrutimer_bpf__open();
 	if (!skel || ncpus <= 0) {
 		fprintf(stderr, "lrutimer: cannot open the BPF object\n");
 		return 1;
 	}
-	bpf_map__set_max_entries(skel->maps.lru, 4 * ncpus);
+	prog = wq ? skel->progs.arm_wq : skel->progs.arm;
+	map = wq ? skel->maps.lru_wq : skel->maps.lru;
+	bpf_program__set_autoload(wq ? skel->progs.arm : skel->progs.arm_wq, false);
+	bpf_map__set_autocreate(wq ? skel->maps.lru : skel->maps.lru_wq, false);
+	bpf_map__set_max_entries(map, 4 * ncpus);
 	err = lrutimer_bpf__load(skel);
 	if (err) {
 		fprintf(stderr, "lrutimer: cannot load: %s\n", strerror(-err));
 		return 1;
 	}
-	err = bpf_prog_test_run_opts(bpf_program__fd(skel->progs.arm), &opts);
+	err = bpf_prog_test_run_opts(bpf_program__fd(prog), &opts);
 	if (err) {
 		fprintf(stderr, "lrutimer: test run: %s\n", strerror(errno));
 		return 1;
 	}
-	bpf_obj_get_info_by_fd(bpf_map__fd(skel->maps.lru), &info, &len);
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", bpf_map__fd(skel->maps.lru));
+	bpf_obj_get_info_by_fd(bpf_map__fd(map), &info, &len);
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", bpf_map__fd(map));
 	f = fopen(path, "r");
 	while (f && fgets(line, sizeof(line), f))
 		sscanf(line, "lru_nodes: %lld", &nodes);

@@ -30,7 +30,7 @@
 #include "memshrink.skel.h"
 #include "wl-util.h"
 
-#define MAX_MAPS 512
+#define MAX_MAPS 1024
 #define MAX_CPUS 64
 #define DEBUGFS "/sys/kernel/debug/bpf/mem_alloc"
 
