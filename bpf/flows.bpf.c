@@ -57,6 +57,7 @@
 #include <bpf/bpf_endian.h>
 
 #include "flows.h"
+#include "bits.bpf.h"
 
 #define AF_INET		2
 #define AF_INET6	10
@@ -403,20 +404,6 @@ static __always_inline void account(struct flow_key *k, struct sock *sk, __u64 t
 		v->pid = bpf_get_current_pid_tgid() >> 32;
 		bpf_get_current_comm(v->comm, sizeof(v->comm));
 	}
-}
-
-static __always_inline __u32 log2_u64(__u64 v)
-{
-	__u32 r = 0;
-
-	if (v >> 32) { v >>= 32; r += 32; }
-	if (v >> 16) { v >>= 16; r += 16; }
-	if (v >> 8) { v >>= 8; r += 8; }
-	if (v >> 4) { v >>= 4; r += 4; }
-	if (v >> 2) { v >>= 2; r += 2; }
-	if (v >> 1)
-		r += 1;
-	return r;
 }
 
 /* -H: one send or receive call of @bytes payload */

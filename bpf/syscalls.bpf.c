@@ -15,6 +15,7 @@
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
 #include "syscalls.h"
+#include "bits.bpf.h"
 
 #define EEXIST 17
 
@@ -97,19 +98,6 @@ static __always_inline bool traced(__u64 id)
 	if (filter_cg && !bpf_current_task_under_cgroup(&cgroup_map, 0))
 		return false;
 	return true;
-}
-
-static __always_inline __u32 log2_u64(__u64 v)
-{
-	__u32 r = 0;
-
-	if (v >> 32) { v >>= 32; r += 32; }
-	if (v >> 16) { v >>= 16; r += 16; }
-	if (v >> 8) { v >>= 8; r += 8; }
-	if (v >> 4) { v >>= 4; r += 4; }
-	if (v >> 2) { v >>= 2; r += 2; }
-	if (v >> 1) r += 1;
-	return r;
 }
 
 static __always_inline void account(__u64 id, __u32 nr, long ret, __s64 lat)
