@@ -13,11 +13,22 @@ struct {
 
 __u64 runs;
 
+static long spin(__u32 i, void *ctx)
+{
+	return 0;
+}
+
 SEC("tc")
 int progrun(struct __sk_buff *skb)
 {
 	__u32 k = __sync_fetch_and_add(&runs, 1) % 256;
 	__u64 one = 1, *v;
+
+	/* some 100 us per run under TCG: the run time stats come from sched_clock(),
+	 * which can be jiffies-based in a guest, so a run of a few microseconds
+	 * often measures 0 and 5000 of them can sum to 0
+	 */
+	bpf_loop(2000, spin, NULL, 0);
 
 	v = bpf_map_lookup_elem(&progrun_map, &k);
 	if (v)

@@ -187,14 +187,7 @@ last_interval() {	# last_interval FILE KEY
 }
 
 # ---- errors: one line, non-zero exit ----
-err_case() {	# err_case DESC PATTERN CMD...
-	desc=$1 pat=$2
-	shift 2
-	"$@" >/tmp/e.out 2>/tmp/e.err
-	rc=$?
-	[ $rc != 0 ] && [ "$(wc -l </tmp/e.err)" = 1 ] && grep -q "^bpfmem flows: .*$pat" /tmp/e.err
-	ok $? "error: $desc (exit $rc: $(cat /tmp/e.err))"
-}
+ERR_TOOL=flows
 err_case "bad -s" "invalid -s" bpfmem flows -s bogus
 err_case "bad --proto" "invalid --proto" bpfmem flows --proto icmp
 err_case "bad --ringbuf" "invalid --ringbuf" bpfmem flows --ringbuf 5000

@@ -73,3 +73,14 @@ map_fdinfo() {	# map_fdinfo PID MAP_ID: the fdinfo of PID's fd for that map
 		grep -q "^map_id:[[:space:]]*$2\$" $f 2>/dev/null && { cat $f; return; }
 	done
 }
+
+# err_case DESC PATTERN CMD...: CMD exits non-zero with one line on stderr,
+# "bpfmem $ERR_TOOL: ...PATTERN..." (bad input: a clear one-line error)
+err_case() {
+	local desc=$1 pat=$2
+	shift 2
+	"$@" >/tmp/e.out 2>/tmp/e.err
+	rc=$?
+	[ $rc != 0 ] && [ "$(wc -l </tmp/e.err)" = 1 ] && grep -q "^bpfmem $ERR_TOOL: .*$pat" /tmp/e.err
+	ok $? "error: $desc (exit $rc: $(cat /tmp/e.err))"
+}

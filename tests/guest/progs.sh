@@ -9,14 +9,7 @@ flavor=${1:-base}
 RUNS=5000
 echo "# kernel $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs"
 
-err_case() {	# err_case DESC PATTERN CMD...
-	desc=$1 pat=$2
-	shift 2
-	"$@" >/tmp/e.out 2>/tmp/e.err
-	rc=$?
-	[ $rc != 0 ] && [ "$(wc -l </tmp/e.err)" = 1 ] && grep -q "^bpfmem progs: .*$pat" /tmp/e.err
-	ok $? "error: $desc (exit $rc: $(cat /tmp/e.err))"
-}
+ERR_TOOL=progs
 err_case "bad -s" "invalid sort" bpfmem progs -s bogus
 err_case "bad -i" "invalid" bpfmem progs -i abc
 err_case "operand" "" bpfmem progs extra
