@@ -79,14 +79,6 @@ static int status_idx(int status)
 	return 1;	/* 505 and others are counted as 400 */
 }
 
-static double now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static void usage(FILE *f)
 {
 	fprintf(f,
@@ -146,7 +138,7 @@ bad:
 static void collect(void)
 {
 	static const struct bpfmem_maps_filter all = { .id = -1, .tolerant = true };
-	double t0 = now();
+	double t0 = bpfmem_mono_s();
 
 	st.maps.err_maps = st.maps.err_memcgs = st.maps.err_listing = 0;
 	st.maps_ok = bpfmem_maps_sample(&st.maps, &all) == 0;
@@ -158,7 +150,7 @@ static void collect(void)
 	st.err_progs += st.progs.errs;
 	st.err_collect += !st.maps_ok + !st.progs_ok;
 	st.collections++;
-	st.taken = now();
+	st.taken = bpfmem_mono_s();
 	st.duration = st.taken - t0;
 }
 
@@ -428,7 +420,7 @@ static void respond(struct conn *c, const struct bpfmem_http_req *req)
 	struct bpfmem_buf body = {};
 
 	if (!strcmp(req->path, "/metrics")) {
-		if (!st.taken || env.interval <= 0 || now() - st.taken >= env.interval)
+		if (!st.taken || env.interval <= 0 || bpfmem_mono_s() - st.taken >= env.interval)
 			collect();
 		render(&body, req->openmetrics);
 		if (body.oom) {
@@ -462,7 +454,7 @@ static void conn_close(int i)
 static void to_write(struct conn *c)
 {
 	c->state = C_WRITE;
-	c->deadline = now() + WRITE_TIMEOUT_S;
+	c->deadline = bpfmem_mono_s() + WRITE_TIMEOUT_S;
 	if (c->out.oom) {	/* not even the response fits: just close */
 		c->out.len = 0;
 	}
@@ -491,7 +483,7 @@ static void accept_all(int lfd)
 		}
 		c->fd = fd;
 		c->state = C_READ;
-		c->deadline = now() + READ_TIMEOUT_S;
+		c->deadline = bpfmem_mono_s() + READ_TIMEOUT_S;
 		conns[n_conns++] = c;
 	}
 }
@@ -533,7 +525,7 @@ static bool conn_io(struct conn *c, short revents)
 		 */
 		shutdown(c->fd, SHUT_WR);
 		c->state = C_LINGER;
-		c->deadline = now() + LINGER_S;
+		c->deadline = bpfmem_mono_s() + LINGER_S;
 		return true;
 	}
 	if (c->state == C_LINGER && (revents & (POLLIN | POLLHUP | POLLERR))) {
@@ -578,7 +570,7 @@ static void serve(int lfd)
 	sigaddset(&block, SIGTERM);
 	sigprocmask(SIG_BLOCK, &block, &old);
 	while (!bpfmem_exiting) {
-		double t = now(), next = t + 3600;
+		double t = bpfmem_mono_s(), next = t + 3600;
 		struct timespec ts;
 
 		/* deadlines: a request or response not done in time ends its connection */
@@ -608,7 +600,7 @@ static void serve(int lfd)
 		for (i = 0; i < n_conns; i++)
 			pfd[i + 1] = (struct pollfd){ .fd = conns[i]->fd,
 				.events = conns[i]->state == C_WRITE ? POLLOUT : POLLIN };
-		t = next - now();
+		t = next - bpfmem_mono_s();
 		if (t < 0)
 			t = 0;
 		ts.tv_sec = (time_t)t;

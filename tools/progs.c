@@ -73,14 +73,6 @@ static void usage(FILE *f)
 		"  -h, --help         this help\n");
 }
 
-static double mono_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 /* the previous sample of a program, by id (both samples are in id order) */
 static const struct bpfmem_prog_row *find_prev(const struct bpfmem_progs_sample *prev, __u32 id)
 {
@@ -326,7 +318,7 @@ int cmd_progs(int argc, char **argv)
 		ret = 1;
 		goto out;
 	}
-	start = last = mono_s();
+	start = last = bpfmem_mono_s();
 	if (env.duration)
 		end = start + env.duration;
 	if (!env.json)
@@ -337,13 +329,13 @@ int cmd_progs(int argc, char **argv)
 
 		if (end && end < until)
 			until = end;
-		now = mono_s();
+		now = bpfmem_mono_s();
 		if (now < until) {
 			bpfmem_wait(until - now);
 			if (!bpfmem_exiting)
 				continue;
 		}
-		now = mono_s();
+		now = bpfmem_mono_s();
 		err = bpfmem_progs_sample(cur);
 		if (!err)
 			err = bpfmem_maps_sample(&maps, &all);

@@ -139,14 +139,6 @@ static const char *errno_name(int nr)
 	return NULL;
 }
 
-static double now_mono(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
 static void add_row(struct row *r, const struct sc_key *key, const void *val, size_t vsize)
 {
 	memset(r, 0, sizeof(*r));
@@ -713,27 +705,27 @@ int cmd_syscalls(int argc, char **argv)
 		hook_names[env.hook], env.hook == HOOK_TP ? " on raw_syscalls" : " on " SC_FUNC,
 		env.latency ? ", with latency" : "");
 
-	start = now_mono();
+	start = bpfmem_mono_s();
 	end = env.duration ? start + env.duration : 0;
 	while (!last) {
 		struct interval iv = {};
 
-		next = env.interval ? now_mono() + env.interval : 0;
+		next = env.interval ? bpfmem_mono_s() + env.interval : 0;
 		if (end && (!next || next > end))
 			next = end;
 		for (;;) {
 			if (bpfmem_exiting)
 				break;
-			t = now_mono();
+			t = bpfmem_mono_s();
 			if (next && t >= next)
 				break;
 			/* until the interval ends, or (none) a signal; Ctrl-C ends it at once */
 			bpfmem_wait(next ? next - t : -1);
 		}
-		last = bpfmem_exiting || (end && now_mono() >= end - 1e-3);
+		last = bpfmem_exiting || (end && bpfmem_mono_s() >= end - 1e-3);
 		iv.n = ++n;
 		iv.final = last;
-		iv.elapsed = now_mono() - start;
+		iv.elapsed = bpfmem_mono_s() - start;
 		if (last || env.json)
 			snapshot_maps(skel, &iv);
 		if (env.stats) {

@@ -24,6 +24,8 @@ void bpfmem_setup_signals(void);
  * window where a signal is missed (it returns at once if one is already in).
  */
 void bpfmem_wait(double seconds);
+/* CLOCK_MONOTONIC in seconds */
+double bpfmem_mono_s(void);
 int bpfmem_wait_fd(int fd, double seconds);
 /* libbpf messages to stderr: warnings always, debug output only when @verbose. */
 void bpfmem_libbpf_logging(bool verbose);

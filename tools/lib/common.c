@@ -52,6 +52,14 @@ void bpfmem_setup_signals(void)
  * unblocks them atomically with the wait: one that arrives in between stays pending
  * and ends ppoll() at once instead of being slept through until the timeout.
  */
+double bpfmem_mono_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
 void bpfmem_wait(double seconds)
 {
 	bpfmem_wait_fd(-1, seconds);
