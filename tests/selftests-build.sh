@@ -7,7 +7,8 @@
 #   tests/selftests-build.sh [--print-dir] [--no-bench]
 #
 # Output: $BPFMEM_CACHE/selftests/<key>/stage/selftests-bpf/ holds test_maps,
-# test_lru_map, bench, the
+# test_lru_map, bench, htab_mem_memcg (one map_tests/ test on its own, for the gate:
+# tests/selftests/map_test_main.c), the
 # BPF objects test_maps opens at run time (it wants them in its cwd) and kconfig/
 # (the .config + uname -v of every built guest kernel: libbpf resolves __kconfig externs
 # from /boot/config-$(uname -r), the guest has no /proc/config.gz).
@@ -94,7 +95,8 @@ if [ "$want_bench" = 1 ]; then
 fi
 
 commit=$(git -C "$TREE" rev-parse HEAD)
-key=$( { echo "$commit $btf_src bench=$bench $CLANG"; cat "$0"; } | sha256sum | cut -c1-16)
+key=$( { echo "$commit $btf_src bench=$bench $CLANG"; cat "$0" "$here/selftests/map_test_main.c"; } |
+	sha256sum | cut -c1-16)
 out=$ROOT/$key
 st=$out/stage/selftests-bpf
 
@@ -161,6 +163,14 @@ stage "test_lru_map: runner"
 mk "$O/test_lru_map"
 cp "$O/test_lru_map" "$st/"
 for n in $TEST_MAPS_RUNTIME_OBJS; do cp "$O/$n.bpf.o" "$st/"; done
+# the series' memcg test alone (test_maps runs it only with everything else): the
+# test's source and skeleton as test_maps built them, test_maps' include paths
+stage "htab_mem_memcg: runner"
+nice gcc -O2 -g -Wall -DMAP_TEST=htab_mem_memcg -I"$O" -I"$sdir" -I"$O/tools/include" \
+	-I"$out/src/tools/include" -I"$out/src/tools/include/uapi" \
+	-o "$st/htab_mem_memcg" "$here/selftests/map_test_main.c" "$sdir/map_tests/htab_mem_memcg.c" \
+	"$O/tools/build/libbpf/libbpf.a" -lelf -lz >>"$out/build.log" 2>&1 ||
+	{ tail -n 30 "$out/build.log" >&2; die "htab_mem_memcg runner failed (log $out/build.log)"; }
 if [ "$bench" = 1 ]; then
 	stage "bench: runner"
 	mk "$O/bench"
