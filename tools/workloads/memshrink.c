@@ -143,10 +143,14 @@ static int write_file(const char *path, const char *val)
 
 static int prog_fd;
 
-/* One churn of all maps on every CPU, @rounds times. Returns ops per second. */
+/*
+ * One churn of all maps on every online CPU, @rounds times. Returns ops per second.
+ * A CPU that is offline, or goes offline meanwhile (the soak test's hotplug), is
+ * skipped.
+ */
 static double churn(struct memshrink_bpf *skel, int rounds)
 {
-	int cpus = sysconf(_SC_NPROCESSORS_ONLN), cpu, r;
+	int cpus = sysconf(_SC_NPROCESSORS_CONF), cpu, r;
 	__u64 ops0 = skel->bss->ops;
 	double t0 = now();
 
@@ -163,9 +167,12 @@ static double churn(struct memshrink_bpf *skel, int rounds)
 			 */
 			CPU_ZERO(&set);
 			CPU_SET(cpu, &set);
-			sched_setaffinity(0, sizeof(set), &set);
+			if (sched_setaffinity(0, sizeof(set), &set))
+				continue;	/* offline */
 
 			if (bpf_prog_test_run_opts(prog_fd, &opts)) {
+				if (errno == ENXIO)
+					continue;	/* went offline */
 				fprintf(stderr, "memshrink: test run on cpu %d: %s\n", cpu,
 					strerror(errno));
 				return -1;
