@@ -40,7 +40,7 @@ static int selftest(const char *hook, long calls, long keys, bool verbose)
 	struct probe_bpf *skel;
 	bool fentry;
 	long i, k, n_entries = 0;
-	__u64 key, val;
+	__u64 key, next, val;
 	long long dropped;
 	int err, fd;
 

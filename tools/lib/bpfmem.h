@@ -173,5 +173,7 @@ int cmd_progs(int argc, char **argv);
  */
 struct bpf_object;
 long long bpfmem_prog_misses(struct bpf_object *obj);
+/* The same of one program; -1 if its info cannot be read. */
+long long bpfmem_prog_fd_misses(int prog_fd);
 
 #endif

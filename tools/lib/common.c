@@ -159,22 +159,28 @@ int bpfmem_read_file(const char *path, char *buf, size_t len)
 }
 
 
+long long bpfmem_prog_fd_misses(int prog_fd)
+{
+	struct bpf_prog_info info = {};
+	__u32 len = sizeof(info);
+
+	if (prog_fd < 0 || bpf_obj_get_info_by_fd(prog_fd, &info, &len))
+		return -1;
+	return info.recursion_misses;
+}
+
 long long bpfmem_prog_misses(struct bpf_object *obj)
 {
 	struct bpf_program *prog;
-	long long n = 0;
+	long long n = 0, m;
 
 	bpf_object__for_each_program(prog, obj) {
-		struct bpf_prog_info info = {};
-		__u32 len = sizeof(info);
-		int fd = bpf_program__fd(prog);
-
-		if (fd >= 0 && !bpf_obj_get_info_by_fd(fd, &info, &len))
-			n += info.recursion_misses;
+		m = bpfmem_prog_fd_misses(bpf_program__fd(prog));
+		if (m > 0)
+			n += m;
 	}
 	return n;
 }
-
 
 long long bpfmem_count_keys(int map_fd, unsigned int key_size, long long max)
 {
