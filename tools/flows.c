@@ -395,6 +395,15 @@ static void json_dropped(struct jw *jw, const long long *d)
 	jw_end_object(jw);
 }
 
+/* Opens a "start" or "summary" record on stdout: {"type":TYPE,"hook":HOOK */
+static void json_hook_record(struct jw *jw, const char *type, bool fentry)
+{
+	jw_init(jw, stdout);
+	jw_start_object(jw);
+	jw_string_field(jw, "type", type);
+	jw_string_field(jw, "hook", fentry ? "fentry" : "kprobe");
+}
+
 /* Reads the live flows (batch lookup: safe against concurrent deletes). */
 static struct flow *read_flows(int fd, size_t *n)
 {
@@ -653,10 +662,7 @@ static long long summary(struct flows_bpf *skel, bool fentry)
 	if (env.json) {
 		struct jw jw;
 
-		jw_init(&jw, stdout);
-		jw_start_object(&jw);
-		jw_string_field(&jw, "type", "summary");
-		jw_string_field(&jw, "hook", fentry ? "fentry" : "kprobe");
+		json_hook_record(&jw, "summary", fentry);
 		jw_int_field(&jw, "intervals", st.intervals);
 		jw_int_field(&jw, "max_live_flows", st.max_live);
 		jw_int_field(&jw, "closed_flows", st.total_closed);
@@ -871,10 +877,7 @@ int cmd_flows(int argc, char **argv)
 	if (env.json) {
 		struct jw jw;
 
-		jw_init(&jw, stdout);
-		jw_start_object(&jw);
-		jw_string_field(&jw, "type", "start");
-		jw_string_field(&jw, "hook", fentry ? "fentry" : "kprobe");
+		json_hook_record(&jw, "start", fentry);
 		jw_int_field(&jw, "max_entries", env.max_entries);
 		jw_int_field(&jw, "ringbuf", env.ringbuf);
 		jw_end_object(&jw);
