@@ -37,7 +37,7 @@
  *   "tx_packets_total":N,"rx_packets_total":N,"age_ms":N,"idle_ms":N
  *   (in "closed" records the interval and total counters are both the totals)
  *  DROPPED = {"map_full":N,"alloc":N,"ringbuf":N,"args":N}
- *  MAP = bpfmem_print_map_mem() of "flows", "closed" (the ring buffer) and, with
+ *  MAP = bpfmem_json_map_mem() of "flows", "closed" (the ring buffer) and, with
  *   kprobes, "args": {"name","id","max_entries","prealloc","memlock","elements",
  *   "cached_bytes","pending_bytes"} (the last three null without the bpfmem series)
  *  Addresses are inet_ntop() forms (IPv6 compressed); pid 0 / comm "" mean the flow
@@ -284,30 +284,34 @@ static __u64 mono_ns(void)
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
-static void json_flow(FILE *o, const struct flow *f, __u64 now)
+/* FLOW members of the object open in @jw */
+static void json_flow(struct jw *jw, const struct flow *f, __u64 now)
 {
 	char l[INET6_ADDRSTRLEN], r[INET6_ADDRSTRLEN];
 	int af = f->k.family == AF_INET ? AF_INET : AF_INET6;
-	char comm[FLOWS_COMM_LEN + 1];
 
 	inet_ntop(af, f->k.laddr, l, sizeof(l));
 	inet_ntop(af, f->k.raddr, r, sizeof(r));
-	memcpy(comm, f->v.comm, FLOWS_COMM_LEN);
-	comm[FLOWS_COMM_LEN] = '\0';
-	fprintf(o, "\"netns\":%u,\"family\":\"%s\",\"proto\":\"%s\",\"laddr\":\"%s\",\"lport\":%u,"
-		"\"raddr\":\"%s\",\"rport\":%u,\"pid\":%u,\"comm\":",
-		f->k.netns, af == AF_INET ? "ipv4" : "ipv6",
-		f->k.proto == IPPROTO_TCP ? "tcp" : "udp", l, f->k.lport, r, f->k.rport, f->v.pid);
-	bpfmem_json_str(o, comm);
-	fprintf(o, ",\"tx_bytes\":%llu,\"rx_bytes\":%llu,\"tx_packets\":%llu,\"rx_packets\":%llu,"
-		"\"tx_bytes_total\":%llu,\"rx_bytes_total\":%llu,\"tx_packets_total\":%llu,"
-		"\"rx_packets_total\":%llu,\"age_ms\":%llu,\"idle_ms\":%llu",
-		(unsigned long long)f->d.tx_bytes, (unsigned long long)f->d.rx_bytes,
-		(unsigned long long)f->d.tx_pkts, (unsigned long long)f->d.rx_pkts,
-		(unsigned long long)f->v.tx_bytes, (unsigned long long)f->v.rx_bytes,
-		(unsigned long long)f->v.tx_pkts, (unsigned long long)f->v.rx_pkts,
-		(unsigned long long)(now > f->v.first_ns ? (now - f->v.first_ns) / 1000000 : 0),
-		(unsigned long long)(now > f->v.last_ns ? (now - f->v.last_ns) / 1000000 : 0));
+	jw_uint_field(jw, "netns", f->k.netns);
+	jw_string_field(jw, "family", af == AF_INET ? "ipv4" : "ipv6");
+	jw_string_field(jw, "proto", f->k.proto == IPPROTO_TCP ? "tcp" : "udp");
+	jw_string_field(jw, "laddr", l);
+	jw_uint_field(jw, "lport", f->k.lport);
+	jw_string_field(jw, "raddr", r);
+	jw_uint_field(jw, "rport", f->k.rport);
+	jw_uint_field(jw, "pid", f->v.pid);
+	jw_name(jw, "comm");
+	jw_stringn(jw, f->v.comm, FLOWS_COMM_LEN);
+	jw_uint_field(jw, "tx_bytes", f->d.tx_bytes);
+	jw_uint_field(jw, "rx_bytes", f->d.rx_bytes);
+	jw_uint_field(jw, "tx_packets", f->d.tx_pkts);
+	jw_uint_field(jw, "rx_packets", f->d.rx_pkts);
+	jw_uint_field(jw, "tx_bytes_total", f->v.tx_bytes);
+	jw_uint_field(jw, "rx_bytes_total", f->v.rx_bytes);
+	jw_uint_field(jw, "tx_packets_total", f->v.tx_pkts);
+	jw_uint_field(jw, "rx_packets_total", f->v.rx_pkts);
+	jw_uint_field(jw, "age_ms", now > f->v.first_ns ? (now - f->v.first_ns) / 1000000 : 0);
+	jw_uint_field(jw, "idle_ms", now > f->v.last_ns ? (now - f->v.last_ns) / 1000000 : 0);
 }
 
 static void text_row(FILE *o, const struct flow *f, bool closed, __u64 now)
@@ -380,14 +384,24 @@ static int dropped_counts(struct flows_bpf *skel, long long *d)
 	return 0;
 }
 
-static void json_dropped(FILE *o, const long long *d)
+static void json_dropped(struct jw *jw, const long long *d)
 {
 	int i;
 
-	fputc('{', o);
+	jw_name(jw, "dropped");
+	jw_start_object(jw);
 	for (i = 0; i < NDROPS; i++)
-		fprintf(o, "%s\"%s\":%lld", i ? "," : "", drop_name[i], d[i]);
-	fputc('}', o);
+		jw_int_field(jw, drop_name[i], d[i]);
+	jw_end_object(jw);
+}
+
+/* Opens a "start" or "summary" record on stdout: {"type":TYPE,"hook":HOOK */
+static void json_hook_record(struct jw *jw, const char *type, bool fentry)
+{
+	jw_init(jw, stdout);
+	jw_start_object(jw);
+	jw_string_field(jw, "type", type);
+	jw_string_field(jw, "hook", fentry ? "fentry" : "kprobe");
 }
 
 /* Reads the live flows (batch lookup: safe against concurrent deletes). */
@@ -546,6 +560,9 @@ static int report(struct flows_bpf *skel, struct ring_buffer *rb)
 	shown = env.top && (size_t)env.top < nrows ? (size_t)env.top : nrows;
 
 	if (env.json) {
+		struct jw jw;
+
+		jw_init(&jw, o);
 		if (env.closed)
 			for (i = 0; i < st.nclosed; i++) {
 				struct flow f = st.closed[i];
@@ -553,33 +570,38 @@ static int report(struct flows_bpf *skel, struct ring_buffer *rb)
 				if (!wanted(&f))
 					continue;
 				f.d = f.v;
-				fprintf(o, "{\"type\":\"closed\",\"reason\":\"%s\",",
-					reason_name[f.reason]);
-				json_flow(o, &f, f.v.last_ns);
-				fputs("}\n", o);
+				jw_start_object(&jw);
+				jw_string_field(&jw, "type", "closed");
+				jw_string_field(&jw, "reason", reason_name[f.reason]);
+				json_flow(&jw, &f, f.v.last_ns);
+				jw_end_object(&jw);
 			}
-		fprintf(o, "{\"type\":\"interval\",\"time\":\"%s\",\"ts\":%lld,\"live_flows\":%zu,",
-			ts, (long long)t, n);
-		if (elements >= 0)
-			fprintf(o, "\"map_elements\":%lld,", elements);
-		else
-			fputs("\"map_elements\":null,", o);
-		fprintf(o, "\"closed_flows\":%zu,\"dropped\":", st.nclosed);
-		json_dropped(o, d);
+		jw_start_object(&jw);
+		jw_string_field(&jw, "type", "interval");
+		jw_string_field(&jw, "time", ts);
+		jw_int_field(&jw, "ts", (long long)t);
+		jw_uint_field(&jw, "live_flows", n);
+		jw_count_field(&jw, "map_elements", elements);
+		jw_uint_field(&jw, "closed_flows", st.nclosed);
+		json_dropped(&jw, d);
 		if (env.hist) {
-			fputs(",\"size_hist_log2\":{\"tx\":", o);
-			bpfmem_json_log2_hist(o, hist, FLOW_HIST_SLOTS);
-			fputs(",\"rx\":", o);
-			bpfmem_json_log2_hist(o, hist + FLOW_HIST_SLOTS, FLOW_HIST_SLOTS);
-			fputc('}', o);
+			jw_name(&jw, "size_hist_log2");
+			jw_start_object(&jw);
+			jw_name(&jw, "tx");
+			bpfmem_json_log2_hist(&jw, hist, FLOW_HIST_SLOTS);
+			jw_name(&jw, "rx");
+			bpfmem_json_log2_hist(&jw, hist + FLOW_HIST_SLOTS, FLOW_HIST_SLOTS);
+			jw_end_object(&jw);
 		}
-		fputs(",\"flows\":[", o);
+		jw_name(&jw, "flows");
+		jw_start_array(&jw);
 		for (i = 0; i < shown; i++) {
-			fputs(i ? ",{" : "{", o);
-			json_flow(o, &rows[i], now);
-			fputc('}', o);
+			jw_start_object(&jw);
+			json_flow(&jw, &rows[i], now);
+			jw_end_object(&jw);
 		}
-		fputs("]}\n", o);
+		jw_end_array(&jw);
+		jw_end_object(&jw);
 	} else {
 		if (env.closed && st.nclosed) {
 			fprintf(o, "CLOSED %-7s %-15s %-5s %-22s %-22s %10s %10s %7s %7s %8s %s\n",
@@ -638,20 +660,22 @@ static long long summary(struct flows_bpf *skel, bool fentry)
 		}
 	}
 	if (env.json) {
-		printf("{\"type\":\"summary\",\"hook\":\"%s\",\"intervals\":%ld,\"max_live_flows\":%lld,"
-		       "\"closed_flows\":%lld,\"close_walks\":%llu,\"dropped\":",
-		       fentry ? "fentry" : "kprobe", st.intervals, st.max_live, st.total_closed,
-		       (unsigned long long)skel->bss->close_walks);
-		json_dropped(stdout, d);
-		fputs(",\"maps\":[", stdout);
-		bpfmem_print_map_mem(stdout, "flows", bpf_map__fd(skel->maps.flows), true);
-		fputc(',', stdout);
-		bpfmem_print_map_mem(stdout, "closed", bpf_map__fd(skel->maps.closed), true);
-		if (!fentry) {
-			fputc(',', stdout);
-			bpfmem_print_map_mem(stdout, "args", bpf_map__fd(skel->maps.args), true);
-		}
-		fputs("]}\n", stdout);
+		struct jw jw;
+
+		json_hook_record(&jw, "summary", fentry);
+		jw_int_field(&jw, "intervals", st.intervals);
+		jw_int_field(&jw, "max_live_flows", st.max_live);
+		jw_int_field(&jw, "closed_flows", st.total_closed);
+		jw_uint_field(&jw, "close_walks", skel->bss->close_walks);
+		json_dropped(&jw, d);
+		jw_name(&jw, "maps");
+		jw_start_array(&jw);
+		bpfmem_json_map_mem(&jw, "flows", bpf_map__fd(skel->maps.flows));
+		bpfmem_json_map_mem(&jw, "closed", bpf_map__fd(skel->maps.closed));
+		if (!fentry)
+			bpfmem_json_map_mem(&jw, "args", bpf_map__fd(skel->maps.args));
+		jw_end_array(&jw);
+		jw_end_object(&jw);
 		return total;
 	}
 	printf("\nhook %s, %ld intervals, max live flows %lld, closed flows %lld, "
@@ -661,10 +685,10 @@ static long long summary(struct flows_bpf *skel, bool fentry)
 	for (i = 0; i < NDROPS; i++)
 		if (d[i] > 0)
 			printf("%lld events dropped (%s)\n", d[i], drop_text[i]);
-	bpfmem_print_map_mem(stdout, "flows", bpf_map__fd(skel->maps.flows), false);
-	bpfmem_print_map_mem(stdout, "closed", bpf_map__fd(skel->maps.closed), false);
+	bpfmem_print_map_mem(stdout, "flows", bpf_map__fd(skel->maps.flows));
+	bpfmem_print_map_mem(stdout, "closed", bpf_map__fd(skel->maps.closed));
 	if (!fentry)
-		bpfmem_print_map_mem(stdout, "args", bpf_map__fd(skel->maps.args), false);
+		bpfmem_print_map_mem(stdout, "args", bpf_map__fd(skel->maps.args));
 	return total;
 }
 
@@ -850,12 +874,17 @@ int cmd_flows(int argc, char **argv)
 		goto out;
 	}
 	bpfmem_setup_signals();
-	if (env.json)
-		printf("{\"type\":\"start\",\"hook\":\"%s\",\"max_entries\":%ld,\"ringbuf\":%ld}\n",
-		       fentry ? "fentry" : "kprobe", env.max_entries, env.ringbuf);
-	else
+	if (env.json) {
+		struct jw jw;
+
+		json_hook_record(&jw, "start", fentry);
+		jw_int_field(&jw, "max_entries", env.max_entries);
+		jw_int_field(&jw, "ringbuf", env.ringbuf);
+		jw_end_object(&jw);
+	} else {
 		printf("Tracing TCP/UDP flows (%s)... Ctrl-C to end.\n",
 		       fentry ? "fentry/fexit" : "kprobe/kretprobe");
+	}
 	fflush(stdout);
 
 	start = mono_ns();

@@ -157,14 +157,6 @@ static void print_num(long long v, int width)
 		printf(" %*lld", width, v);
 }
 
-static void json_num(const char *key, long long v)
-{
-	if (v < 0)
-		printf(",\"%s\":null", key);
-	else
-		printf(",\"%s\":%lld", key, v);
-}
-
 struct totals {
 	long long memlock, elements, cached, pending;
 	bool have_alloc;
@@ -272,78 +264,99 @@ static void print_text(const struct bpfmem_maps_sample *s)
 static void print_json(const struct bpfmem_maps_sample *s)
 {
 	struct totals t;
+	struct jw jw;
 	size_t i;
 	int k;
 
 	sum(s, &t);
-	printf("{\"time\":%lld,\"series\":%s,\"maps\":[", (long long)time(NULL),
-	       s->series ? "true" : "false");
+	jw_init(&jw, stdout);
+	jw_start_object(&jw);
+	jw_int_field(&jw, "time", (long long)time(NULL));
+	jw_bool_field(&jw, "series", s->series);
+	jw_name(&jw, "maps");
+	jw_start_array(&jw);
 	for (i = 0; i < s->n; i++) {
 		const struct bpfmem_map_row *r = &s->rows[i];
 
-		printf("%s{\"id\":%u,\"name\":", i ? "," : "", r->info.id);
-		bpfmem_json_str(stdout, r->info.name);
-		printf(",\"type\":\"%s\",\"type_id\":%u,\"mode\":\"%s\",\"flags\":%u,"
-		       "\"key_size\":%u,\"value_size\":%u,\"max_entries\":%u",
-		       bpfmem_map_type_str(r->info.type), r->info.type, r->mode, r->info.map_flags,
-		       r->info.key_size, r->info.value_size, r->info.max_entries);
-		json_num("elements", r->elements);
-		printf(",\"elements_source\":\"%s\",\"memlock\":%lld", r->elem_src, r->fdi.memlock);
-		json_num("cached_bytes", r->fdi.cached_bytes);
-		json_num("pending_bytes", r->fdi.pending_bytes);
-		json_num("cached_objs", r->fdi.cached_objs);
-		json_num("pending_objs", r->fdi.pending_objs);
-		json_num("alloc_failures", r->fdi.alloc_failures);
-		printf(",\"owners\":[");
+		jw_start_object(&jw);
+		jw_uint_field(&jw, "id", r->info.id);
+		jw_string_field(&jw, "name", r->info.name);
+		jw_string_field(&jw, "type", bpfmem_map_type_str(r->info.type));
+		jw_uint_field(&jw, "type_id", r->info.type);
+		jw_string_field(&jw, "mode", r->mode);
+		jw_uint_field(&jw, "flags", r->info.map_flags);
+		jw_uint_field(&jw, "key_size", r->info.key_size);
+		jw_uint_field(&jw, "value_size", r->info.value_size);
+		jw_uint_field(&jw, "max_entries", r->info.max_entries);
+		jw_count_field(&jw, "elements", r->elements);
+		jw_string_field(&jw, "elements_source", r->elem_src);
+		jw_int_field(&jw, "memlock", r->fdi.memlock);
+		jw_count_field(&jw, "cached_bytes", r->fdi.cached_bytes);
+		jw_count_field(&jw, "pending_bytes", r->fdi.pending_bytes);
+		jw_count_field(&jw, "cached_objs", r->fdi.cached_objs);
+		jw_count_field(&jw, "pending_objs", r->fdi.pending_objs);
+		jw_count_field(&jw, "alloc_failures", r->fdi.alloc_failures);
+		jw_name(&jw, "owners");
+		jw_start_array(&jw);
 		for (k = 0; k < r->n_owners; k++) {
-			printf("%s{\"pid\":%d,\"comm\":", k ? "," : "", r->owners[k].pid);
-			bpfmem_json_str(stdout, r->owners[k].comm);
-			printf(",\"cgroup\":");
-			if (r->owners[k].cgroup[0])
-				bpfmem_json_str(stdout, r->owners[k].cgroup);
-			else
-				printf("null");
-			printf("}");
+			jw_start_object(&jw);
+			jw_int_field(&jw, "pid", r->owners[k].pid);
+			jw_string_field(&jw, "comm", r->owners[k].comm);
+			jw_string_or_null_field(&jw, "cgroup", r->owners[k].cgroup[0] ?
+						r->owners[k].cgroup : NULL);
+			jw_end_object(&jw);
 		}
-		printf("],\"memcg\":");
-		if (r->memcg_src) {
-			bpfmem_json_str(stdout, r->memcg);
-			printf(",\"memcg_source\":\"%s\"}", r->memcg_src);
-		} else {
-			printf("null,\"memcg_source\":null}");
-		}
+		jw_end_array(&jw);
+		jw_string_or_null_field(&jw, "memcg", r->memcg_src ? r->memcg : NULL);
+		jw_string_or_null_field(&jw, "memcg_source", r->memcg_src);
+		jw_end_object(&jw);
 	}
-	printf("],\"memcgs\":[");
+	jw_end_array(&jw);
+	jw_name(&jw, "memcgs");
+	jw_start_array(&jw);
 	for (i = 0; i < s->n_memcgs; i++) {
 		const struct bpfmem_memcg *m = &s->memcgs[i];
 
-		printf("%s{\"path\":", i ? "," : "");
-		bpfmem_json_str(stdout, m->path);
-		json_num("memory_current", m->current);
-		json_num("kernel", m->kernel);
-		json_num("percpu", m->percpu);
-		json_num("slab_unreclaimable", m->slab);
-		json_num("vmalloc", m->vmalloc);
-		printf("}");
+		jw_start_object(&jw);
+		jw_string_field(&jw, "path", m->path);
+		jw_count_field(&jw, "memory_current", m->current);
+		jw_count_field(&jw, "kernel", m->kernel);
+		jw_count_field(&jw, "percpu", m->percpu);
+		jw_count_field(&jw, "slab_unreclaimable", m->slab);
+		jw_count_field(&jw, "vmalloc", m->vmalloc);
+		jw_end_object(&jw);
 	}
-	printf("],\"totals\":{\"maps\":%zu,\"memlock\":%lld,\"elements\":%lld", s->n, t.memlock,
-	       t.elements);
-	json_num("cached_bytes", t.cached);
-	json_num("pending_bytes", t.pending);
-	printf("},\"allocators\":");
+	jw_end_array(&jw);
+	jw_name(&jw, "totals");
+	jw_start_object(&jw);
+	jw_uint_field(&jw, "maps", s->n);
+	jw_int_field(&jw, "memlock", t.memlock);
+	jw_int_field(&jw, "elements", t.elements);
+	jw_count_field(&jw, "cached_bytes", t.cached);
+	jw_count_field(&jw, "pending_bytes", t.pending);
+	jw_end_object(&jw);
+	jw_name(&jw, "allocators");
 	if (s->have_ma) {
-		printf("{\"allocators\":%lld,\"cached_bytes\":%lld,\"pending_bytes\":%lld,"
-		       "\"unowned\":[", s->ma.allocators, s->ma.cached_bytes, s->ma.pending_bytes);
+		jw_start_object(&jw);
+		jw_int_field(&jw, "allocators", s->ma.allocators);
+		jw_int_field(&jw, "cached_bytes", s->ma.cached_bytes);
+		jw_int_field(&jw, "pending_bytes", s->ma.pending_bytes);
+		jw_name(&jw, "unowned");
+		jw_start_array(&jw);
 		for (i = 0; i < (size_t)s->n_unowned; i++) {
-			printf("%s{\"owner\":", i ? "," : "");
-			bpfmem_json_str(stdout, s->unowned[i].owner);
-			printf(",\"allocators\":%lld,\"cached_bytes\":%lld,\"pending_bytes\":%lld}",
-			       s->unowned[i].allocators, s->unowned[i].cached, s->unowned[i].pending);
+			jw_start_object(&jw);
+			jw_string_field(&jw, "owner", s->unowned[i].owner);
+			jw_int_field(&jw, "allocators", s->unowned[i].allocators);
+			jw_int_field(&jw, "cached_bytes", s->unowned[i].cached);
+			jw_int_field(&jw, "pending_bytes", s->unowned[i].pending);
+			jw_end_object(&jw);
 		}
-		printf("]}}\n");
+		jw_end_array(&jw);
+		jw_end_object(&jw);
 	} else {
-		printf("null}\n");
+		jw_null(&jw);
 	}
+	jw_end_object(&jw);
 	fflush(stdout);
 }
 

@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -39,7 +40,7 @@ static int selftest(const char *hook, long calls, long keys, bool verbose)
 	struct probe_bpf *skel;
 	bool fentry;
 	long i, k, n_entries = 0;
-	__u64 key, next, val, *prev = NULL;
+	__u64 key, next, val;
 	long long dropped;
 	int err, fd;
 
@@ -92,11 +93,7 @@ static int selftest(const char *hook, long calls, long keys, bool verbose)
 			goto out;
 		}
 	}
-	while (!bpf_map_get_next_key(fd, prev, &next)) {
-		n_entries++;
-		key = next;
-		prev = &key;
-	}
+	n_entries = bpfmem_count_keys(fd, sizeof(key), LONG_MAX);
 	if (n_entries != keys) {
 		bpfmem_err("selftest: map has %ld entries, expected %ld", n_entries, keys);
 		goto out;
@@ -110,7 +107,7 @@ static int selftest(const char *hook, long calls, long keys, bool verbose)
 		bpfmem_err("selftest: %lld updates dropped", dropped);
 		goto out;
 	}
-	bpfmem_print_map_mem(stdout, "counts", fd, false);
+	bpfmem_print_map_mem(stdout, "counts", fd);
 	for (k = 0; k < keys; k++) {
 		key = KEY_BASE + k;
 		if (bpf_map_delete_elem(fd, &key)) {
@@ -196,16 +193,22 @@ int cmd_probe(int argc, char **argv)
 	have_tot = series ? !bpfmem_ma_totals(&tot) : 0;
 
 	if (json) {
-		printf("{\"release\":");
-		bpfmem_json_str(stdout, u.release);
-		printf(",\"btf\":%s,\"fentry\":%s,\"kprobe\":%s,\"preempt_rt\":%s,\"series\":%s",
-		       btf ? "true" : "false", fentry ? "true" : "false",
-		       bpfmem_kprobe_exists(PROBE_FUNC) ? "true" : "false",
-		       rt ? "true" : "false", series ? "true" : "false");
-		if (have_tot)
-			printf(",\"allocators\":%lld,\"cached_bytes\":%lld,\"pending_bytes\":%lld",
-			       tot.allocators, tot.cached_bytes, tot.pending_bytes);
-		printf("}\n");
+		struct jw jw;
+
+		jw_init(&jw, stdout);
+		jw_start_object(&jw);
+		jw_string_field(&jw, "release", u.release);
+		jw_bool_field(&jw, "btf", btf);
+		jw_bool_field(&jw, "fentry", fentry);
+		jw_bool_field(&jw, "kprobe", bpfmem_kprobe_exists(PROBE_FUNC));
+		jw_bool_field(&jw, "preempt_rt", rt);
+		jw_bool_field(&jw, "series", series);
+		if (have_tot) {
+			jw_int_field(&jw, "allocators", tot.allocators);
+			jw_int_field(&jw, "cached_bytes", tot.cached_bytes);
+			jw_int_field(&jw, "pending_bytes", tot.pending_bytes);
+		}
+		jw_end_object(&jw);
 		return 0;
 	}
 	printf("kernel release:   %s\n", u.release);

@@ -161,36 +161,50 @@ static void print_interval(const struct bpfmem_progs_sample *cur,
 	strftime(ts, sizeof(ts), "%H:%M:%S", localtime(&t));
 
 	if (env.json) {
-		printf("{\"type\":\"interval\",\"time\":\"%s\",\"ts\":%lld,\"interval_s\":%.3f,"
-		       "\"stats_enabled\":%s,\"programs\":%zu,\"progs\":[", ts, (long long)t, secs,
-		       stats ? "true" : "false", n);
+		struct jw jw;
+
+		jw_init(&jw, stdout);
+		jw_start_object(&jw);
+		jw_string_field(&jw, "type", "interval");
+		jw_string_field(&jw, "time", ts);
+		jw_int_field(&jw, "ts", (long long)t);
+		jw_float_field(&jw, "interval_s", "%.3f", secs);
+		jw_bool_field(&jw, "stats_enabled", stats);
+		jw_uint_field(&jw, "programs", n);
+		jw_name(&jw, "progs");
+		jw_start_array(&jw);
 		for (i = 0; i < shown; i++) {
 			const struct row *r = &rows[i];
 			const struct bpf_prog_info *in = &r->p->info;
 			const char *type = libbpf_bpf_prog_type_str(in->type);
 
-			printf("%s{\"id\":%u,\"type\":\"%s\",\"name\":", i ? "," : "", in->id,
-			       type ? type : "unknown");
-			bpfmem_json_str(stdout, in->name);
-			printf(",\"runs\":%llu,\"run_time_ns\":%llu,", r->runs, r->rt);
+			jw_start_object(&jw);
+			jw_uint_field(&jw, "id", in->id);
+			jw_string_field(&jw, "type", type ? type : "unknown");
+			jw_string_field(&jw, "name", in->name);
+			jw_uint_field(&jw, "runs", r->runs);
+			jw_uint_field(&jw, "run_time_ns", r->rt);
+			jw_name(&jw, "avg_ns");
 			if (r->runs)
-				printf("\"avg_ns\":%llu,", r->rt / r->runs);
+				jw_uint(&jw, r->rt / r->runs);
 			else
-				printf("\"avg_ns\":null,");
-			printf("\"cpu_pct\":%.3f,\"recursion_misses\":%llu,\"runs_total\":%llu,"
-			       "\"run_time_ns_total\":%llu,\"recursion_misses_total\":%llu,\"map_ids\":[",
-			       secs > 0 ? r->rt / (secs * 1e7) : 0.0, r->misses,
-			       (unsigned long long)in->run_cnt, (unsigned long long)in->run_time_ns,
-			       (unsigned long long)in->recursion_misses);
+				jw_null(&jw);
+			jw_float_field(&jw, "cpu_pct", "%.3f", secs > 0 ? r->rt / (secs * 1e7) : 0.0);
+			jw_uint_field(&jw, "recursion_misses", r->misses);
+			jw_uint_field(&jw, "runs_total", in->run_cnt);
+			jw_uint_field(&jw, "run_time_ns_total", in->run_time_ns);
+			jw_uint_field(&jw, "recursion_misses_total", in->recursion_misses);
+			jw_name(&jw, "map_ids");
+			jw_start_array(&jw);
 			for (k = 0; k < r->p->n_maps; k++)
-				printf("%s%u", k ? "," : "", r->p->map_ids[k]);
-			printf("],\"map_memlock\":%lld,", r->memlock);
-			if (r->cached >= 0)
-				printf("\"map_cached_bytes\":%lld}", r->cached);
-			else
-				printf("\"map_cached_bytes\":null}");
+				jw_uint(&jw, r->p->map_ids[k]);
+			jw_end_array(&jw);
+			jw_int_field(&jw, "map_memlock", r->memlock);
+			jw_count_field(&jw, "map_cached_bytes", r->cached);
+			jw_end_object(&jw);
 		}
-		printf("]}\n");
+		jw_end_array(&jw);
+		jw_end_object(&jw);
 	} else {
 		printf("\n%s %zu programs%s\n", ts, n,
 		       stats ? "" : " (run time and counts off: BPF_ENABLE_STATS refused)");

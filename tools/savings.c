@@ -366,17 +366,9 @@ static long long user_fill(int fd, long long count, long long *fails)
 
 static long long count_elements(int fd)
 {
-	unsigned char a[SAVINGS_MAX_KV], b[SAVINGS_MAX_KV];
-	unsigned char *cur = a, *prev = NULL, *t;
-	long long n = 0;
+	long long n = bpfmem_count_keys(fd, env.key_size, LLONG_MAX);
 
-	while (!bpf_map_get_next_key(fd, prev, cur)) {
-		n++;
-		t = prev ? prev : b;
-		prev = cur;
-		cur = t;
-	}
-	return errno == ENOENT ? n : -1;
+	return n < 0 ? -1 : n;
 }
 
 static long long floor_of(long long elements)
@@ -702,32 +694,35 @@ static void print_csv(FILE *f)
 	}
 }
 
-static void json_num(const char *k, long long v)
-{
-	if (v >= 0)
-		printf(",\"%s\":%lld", k, v);
-	else
-		printf(",\"%s\":null", k);
-}
-
 static void print_json(void)
 {
+	struct jw jw;
 	int i;
 
+	jw_init(&jw, stdout);
 	for (i = 0; i < n_results; i++) {
 		const struct result *r = &results[i];
 
-		printf("{\"mode\":\"%s\",\"fill\":\"%s\",\"occupancy_pct\":%g,\"elements\":%lld,"
-		       "\"memory_bytes\":%lld", r->mode, r->fill, r->occ, r->elements, r->memory);
-		json_num("kernel_bytes", r->kernel);
-		printf(",\"memlock_bytes\":%lld", r->memlock);
-		json_num("cached_bytes", r->cached);
-		json_num("pending_bytes", r->pending);
-		printf(",\"floor_bytes\":%lld,\"key_size\":%ld,\"value_size\":%ld,\"max_entries\":%ld,"
-		       "\"element_bytes\":%lld,\"bucket_bytes\":%lld,\"forced_dynamic\":%s,"
-		       "\"fill_failures\":%lld,\"map_type\":\"%s\"}\n", r->floor, env.key_size,
-		       env.value_size, env.max_entries, elem_bytes, bucket_bytes,
-		       r->forced ? "true" : "false", r->fails, env.lru ? "lru_hash" : "hash");
+		jw_start_object(&jw);
+		jw_string_field(&jw, "mode", r->mode);
+		jw_string_field(&jw, "fill", r->fill);
+		jw_float_field(&jw, "occupancy_pct", "%g", r->occ);
+		jw_int_field(&jw, "elements", r->elements);
+		jw_int_field(&jw, "memory_bytes", r->memory);
+		jw_count_field(&jw, "kernel_bytes", r->kernel);
+		jw_int_field(&jw, "memlock_bytes", r->memlock);
+		jw_count_field(&jw, "cached_bytes", r->cached);
+		jw_count_field(&jw, "pending_bytes", r->pending);
+		jw_int_field(&jw, "floor_bytes", r->floor);
+		jw_int_field(&jw, "key_size", env.key_size);
+		jw_int_field(&jw, "value_size", env.value_size);
+		jw_int_field(&jw, "max_entries", env.max_entries);
+		jw_int_field(&jw, "element_bytes", elem_bytes);
+		jw_int_field(&jw, "bucket_bytes", bucket_bytes);
+		jw_bool_field(&jw, "forced_dynamic", r->forced);
+		jw_int_field(&jw, "fill_failures", r->fails);
+		jw_string_field(&jw, "map_type", env.lru ? "lru_hash" : "hash");
+		jw_end_object(&jw);
 	}
 }
 

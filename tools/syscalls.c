@@ -244,19 +244,6 @@ static void inflight_scan(int fd, long long *elements, long long *dead)
 	}
 }
 
-static long long count_keys(int fd)
-{
-	struct sc_key key, next, *prev = NULL;
-	long long n = 0;
-
-	while (!bpf_map_get_next_key(fd, prev, &next) && n < 10000000) {
-		n++;
-		key = next;
-		prev = &key;
-	}
-	return n;
-}
-
 static void hist_slots(const struct sc_val *v, unsigned long long *slots)
 {
 	int i;
@@ -272,7 +259,8 @@ struct interval {
 	long long dropped, inflight_lost, missed;
 	bool have_stats;
 	long long counts_elements, inflight_elements, inflight_dead, reaped, no_start;
-	char *maps_text, *maps_json;
+	bool have_maps;
+	struct bpfmem_map_mem maps[3];	/* read before the drain */
 };
 
 static void print_text(struct row *rows, size_t nrows, const struct interval *iv)
@@ -335,9 +323,12 @@ static void print_text(struct row *rows, size_t nrows, const struct interval *iv
 		       "(dead threads %lld), reaped at exit %lld, returns without entry %lld\n",
 		       iv->counts_elements, iv->inflight_elements, iv->inflight_dead, iv->reaped,
 		       iv->no_start);
-	if (iv->final && iv->maps_text) {
+	if (iv->final && iv->have_maps) {
 		printf("memory of our maps (read before the final drain):\n");
-		fputs(iv->maps_text, stdout);
+		for (i = 0; i < sizeof(iv->maps) / sizeof(iv->maps[0]); i++) {
+			fputs("  ", stdout);
+			bpfmem_map_mem_print(stdout, &iv->maps[i]);
+		}
 	}
 	putchar('\n');
 	fflush(stdout);
@@ -347,8 +338,9 @@ static void print_json(struct row *rows, size_t nrows, const struct interval *iv
 {
 	unsigned long long tc = 0, te = 0;
 	time_t t = time(NULL);
-	char tbuf[16];
+	char tbuf[16], nbuf[24];
 	size_t i, shown;
+	struct jw jw;
 
 	for (i = 0; i < nrows; i++) {
 		tc += rows[i].val.count;
@@ -356,101 +348,106 @@ static void print_json(struct row *rows, size_t nrows, const struct interval *iv
 	}
 	shown = env.top && (size_t)env.top < nrows ? (size_t)env.top : nrows;
 	strftime(tbuf, sizeof(tbuf), "%H:%M:%S", localtime(&t));
-	printf("{\"interval\":%ld,\"time\":\"%s\",\"elapsed_s\":%.3f,\"final\":%s,\"hook\":\"%s\","
-	       "\"by\":\"%s\",\"filter\":{\"pid\":", iv->n, tbuf, iv->elapsed,
-	       iv->final ? "true" : "false", hook_names[env.hook],
-	       env.by_process ? "process" : "syscall");
+	jw_init(&jw, stdout);
+	jw_start_object(&jw);
+	jw_int_field(&jw, "interval", iv->n);
+	jw_string_field(&jw, "time", tbuf);
+	jw_float_field(&jw, "elapsed_s", "%.3f", iv->elapsed);
+	jw_bool_field(&jw, "final", iv->final);
+	jw_string_field(&jw, "hook", hook_names[env.hook]);
+	jw_string_field(&jw, "by", env.by_process ? "process" : "syscall");
+	jw_name(&jw, "filter");
+	jw_start_object(&jw);
+	jw_name(&jw, "pid");
 	if (env.pid)
-		printf("%d", env.pid);
+		jw_int(&jw, env.pid);
 	else
-		fputs("null", stdout);
-	fputs(",\"cgroup\":", stdout);
-	if (env.cgroup)
-		bpfmem_json_str(stdout, env.cgroup);
-	else
-		fputs("null", stdout);
-	fputs(",\"errno\":", stdout);
+		jw_null(&jw);
+	jw_string_or_null_field(&jw, "cgroup", env.cgroup);
+	jw_name(&jw, "errno");
 	if (env.errno_filter) {
 		const char *en = errno_name(env.errno_filter);
 
-		if (en)
-			bpfmem_json_str(stdout, en);
-		else
-			printf("\"%d\"", env.errno_filter);
+		if (!en) {
+			snprintf(nbuf, sizeof(nbuf), "%d", env.errno_filter);
+			en = nbuf;
+		}
+		jw_string(&jw, en);
 	} else {
-		fputs("null", stdout);
+		jw_null(&jw);
 	}
-	printf(",\"errors_only\":%s},\"total\":{\"count\":%llu,\"errors\":%llu,\"rows\":%zu},"
-	       "\"rows\":[", env.errors_only ? "true" : "false", tc, te, nrows);
+	jw_bool_field(&jw, "errors_only", env.errors_only);
+	jw_end_object(&jw);
+	jw_name(&jw, "total");
+	jw_start_object(&jw);
+	jw_uint_field(&jw, "count", tc);
+	jw_uint_field(&jw, "errors", te);
+	jw_uint_field(&jw, "rows", nrows);
+	jw_end_object(&jw);
+	jw_name(&jw, "rows");
+	jw_start_array(&jw);
 	for (i = 0; i < shown; i++) {
 		const struct sc_val *v = &rows[i].val;
 
-		if (i)
-			putchar(',');
+		jw_start_object(&jw);
 		if (env.by_process) {
-			printf("{\"pid\":%u,\"comm\":", rows[i].key.tgid);
-			bpfmem_json_str(stdout, v->comm);
+			jw_uint_field(&jw, "pid", rows[i].key.tgid);
+			jw_name(&jw, "comm");
+			jw_stringn(&jw, v->comm, sizeof(v->comm));
 		} else {
-			char nbuf[24];
-
-			printf("{\"nr\":%u,\"syscall\":", rows[i].key.nr);
-			bpfmem_json_str(stdout, sc_name(rows[i].key.nr, nbuf, sizeof(nbuf)));
+			jw_uint_field(&jw, "nr", rows[i].key.nr);
+			jw_string_field(&jw, "syscall", sc_name(rows[i].key.nr, nbuf, sizeof(nbuf)));
 		}
-		printf(",\"count\":%llu,\"errors\":%llu", (unsigned long long)v->count,
-		       (unsigned long long)v->errors);
-		if (env.latency)
-			printf(",\"lat_ns\":{\"total\":%llu,\"avg\":%llu,\"max\":%llu,\"samples\":%llu}",
-			       (unsigned long long)v->lat_total,
-			       v->lat_samples ? (unsigned long long)(v->lat_total / v->lat_samples) : 0,
-			       (unsigned long long)v->lat_max, (unsigned long long)v->lat_samples);
+		jw_uint_field(&jw, "count", v->count);
+		jw_uint_field(&jw, "errors", v->errors);
+		if (env.latency) {
+			jw_name(&jw, "lat_ns");
+			jw_start_object(&jw);
+			jw_uint_field(&jw, "total", v->lat_total);
+			jw_uint_field(&jw, "avg", v->lat_samples ? v->lat_total / v->lat_samples : 0);
+			jw_uint_field(&jw, "max", v->lat_max);
+			jw_uint_field(&jw, "samples", v->lat_samples);
+			jw_end_object(&jw);
+		}
 		if (env.hist) {
 			unsigned long long slots[SC_HIST_SLOTS];
 
 			hist_slots(v, slots);
-			fputs(",\"hist_log2_us\":", stdout);
-			bpfmem_json_log2_hist(stdout, slots, SC_HIST_SLOTS);
+			jw_name(&jw, "hist_log2_us");
+			bpfmem_json_log2_hist(&jw, slots, SC_HIST_SLOTS);
 		}
-		putchar('}');
+		jw_end_object(&jw);
 	}
-	printf("],\"dropped\":%lld,\"inflight_lost\":%lld,\"missed\":%lld", iv->dropped,
-	       iv->inflight_lost, iv->missed);
-	if (iv->have_stats)
-		printf(",\"stats\":{\"counts_elements\":%lld,\"inflight_elements\":%lld,"
-		       "\"inflight_dead\":%lld,\"reaped\":%lld,\"no_start\":%lld}",
-		       iv->counts_elements, iv->inflight_elements, iv->inflight_dead, iv->reaped,
-		       iv->no_start);
-	printf(",\"maps\":[%s]}\n", iv->maps_json ? iv->maps_json : "");
+	jw_end_array(&jw);
+	jw_int_field(&jw, "dropped", iv->dropped);
+	jw_int_field(&jw, "inflight_lost", iv->inflight_lost);
+	jw_int_field(&jw, "missed", iv->missed);
+	if (iv->have_stats) {
+		jw_name(&jw, "stats");
+		jw_start_object(&jw);
+		jw_int_field(&jw, "counts_elements", iv->counts_elements);
+		jw_int_field(&jw, "inflight_elements", iv->inflight_elements);
+		jw_int_field(&jw, "inflight_dead", iv->inflight_dead);
+		jw_int_field(&jw, "reaped", iv->reaped);
+		jw_int_field(&jw, "no_start", iv->no_start);
+		jw_end_object(&jw);
+	}
+	jw_name(&jw, "maps");
+	jw_start_array(&jw);
+	for (i = 0; iv->have_maps && i < sizeof(iv->maps) / sizeof(iv->maps[0]); i++)
+		bpfmem_map_mem_json(&jw, &iv->maps[i]);
+	jw_end_array(&jw);
+	jw_end_object(&jw);
 	fflush(stdout);
 }
 
-/* Map memory of all our maps, as text lines and as a JSON array body. */
+/* Map memory of all our maps, read now (before the interval's drain), printed later. */
 static void snapshot_maps(struct syscalls_bpf *skel, struct interval *iv)
 {
-	struct { const char *name; int fd; } m[] = {
-		{ "counts", bpf_map__fd(skel->maps.counts) },
-		{ "inflight", bpf_map__fd(skel->maps.inflight) },
-		{ "stats", bpf_map__fd(skel->maps.stats) },
-	};
-	size_t len, i;
-	FILE *f;
-
-	f = open_memstream(&iv->maps_text, &len);
-	if (f) {
-		for (i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
-			fputs("  ", f);
-			bpfmem_print_map_mem(f, m[i].name, m[i].fd, false);
-		}
-		fclose(f);
-	}
-	f = open_memstream(&iv->maps_json, &len);
-	if (f) {
-		for (i = 0; i < sizeof(m) / sizeof(m[0]); i++) {
-			if (i)
-				fputc(',', f);
-			bpfmem_print_map_mem(f, m[i].name, m[i].fd, true);
-		}
-		fclose(f);
-	}
+	bpfmem_map_mem_read(&iv->maps[0], "counts", bpf_map__fd(skel->maps.counts));
+	bpfmem_map_mem_read(&iv->maps[1], "inflight", bpf_map__fd(skel->maps.inflight));
+	bpfmem_map_mem_read(&iv->maps[2], "stats", bpf_map__fd(skel->maps.stats));
+	iv->have_maps = true;
 }
 
 static void list_syscalls(void)
@@ -730,21 +727,18 @@ int cmd_syscalls(int argc, char **argv)
 			snapshot_maps(skel, &iv);
 		if (env.stats) {
 			iv.have_stats = true;
-			iv.counts_elements = count_keys(counts_fd);
+			iv.counts_elements = bpfmem_count_keys(counts_fd, sizeof(struct sc_key),
+							       10000000);
 		}
 		err = drain(counts_fd, vsize, env.max_entries, rows, &nrows);
 		if (err) {
 			bpfmem_err("cannot read the aggregate map: %s", strerror(-err));
-			free(iv.maps_text);
-			free(iv.maps_json);
 			goto out;
 		}
 		for (i = 0; i < SC_NSTATS; i++) {
 			cur = bpfmem_percpu_sum(stats_fd, i);
 			if (cur < 0) {
 				bpfmem_err("cannot read the stats map: %s", strerror(-cur));
-				free(iv.maps_text);
-				free(iv.maps_json);
 				goto out;
 			}
 			if (i == SC_DROPPED)
@@ -768,8 +762,6 @@ int cmd_syscalls(int argc, char **argv)
 			print_json(rows, nrows, &iv);
 		else
 			print_text(rows, nrows, &iv);
-		free(iv.maps_text);
-		free(iv.maps_json);
 	}
 	ret = 0;
 out:

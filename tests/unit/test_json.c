@@ -1,8 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Host unit tests of the JSON string writer in tools/lib (TAP output): names that are
- * not UTF-8 (a comm cut inside a multi-byte character, Latin-1) must still give a
- * string a strict parser accepts, and nothing else may change.
+ * Host unit tests of the JSON writer in tools/lib (TAP output).
+ * Strings: names that are not UTF-8 (a comm cut inside a multi-byte character,
+ * Latin-1) must still give a string a strict parser accepts, and nothing else may
+ * change. Structure: nesting, commas, empty objects and arrays, arrays of objects,
+ * numbers and records against the exact text, misuse detected; the shared printers
+ * (log2 histogram, map memory) against the text the tools print.
+ * "test_json --lines" prints every record of these cases plus random documents, one a
+ * line, for json_lines.py to parse with Python's strict json.loads.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -100,15 +105,17 @@ static long json_literal(const char *s, size_t len, unsigned char *out)
 	return n;
 }
 
-/* bpfmem_json_strn() of @in into a string; its length in *len (caller frees). */
+/* jw_stringn() of @in (a top-level value) into a string; length in *len (caller frees). */
 static char *render(const char *in, size_t inlen, size_t *len)
 {
 	char *buf = NULL;
 	FILE *f = open_memstream(&buf, len);
+	struct jw jw;
 
 	if (!f)
 		exit(2);
-	bpfmem_json_strn(f, in, inlen);
+	jw_init(&jw, f);
+	jw_stringn(&jw, in, inlen);
 	fclose(f);
 	return buf;
 }
@@ -131,10 +138,392 @@ static int roundtrip(const char *in, size_t inlen, const char *want)
 
 #define RT(lit, want) roundtrip(lit, sizeof(lit) - 1, want)
 
-int main(void)
+/* ---- the writer: structure, commas, numbers, records ---- */
+
+static void w_empty_object(struct jw *jw)
+{
+	jw_start_object(jw);
+	jw_end_object(jw);
+}
+
+static void w_empty_array(struct jw *jw)
+{
+	jw_start_array(jw);
+	jw_end_array(jw);
+}
+
+static void w_nested(struct jw *jw)
+{
+	jw_start_object(jw);
+	jw_name(jw, "a");
+	jw_start_object(jw);
+	jw_name(jw, "b");
+	jw_start_object(jw);
+	jw_name(jw, "c");
+	jw_start_array(jw);
+	jw_end_array(jw);
+	jw_end_object(jw);
+	jw_end_object(jw);
+	jw_name(jw, "d");
+	jw_start_array(jw);
+	jw_start_array(jw);
+	jw_end_array(jw);
+	jw_start_array(jw);
+	jw_uint(jw, 1);
+	jw_uint(jw, 2);
+	jw_end_array(jw);
+	jw_start_object(jw);
+	jw_end_object(jw);
+	jw_end_array(jw);
+	jw_name(jw, "e");
+	jw_start_object(jw);
+	jw_end_object(jw);
+	jw_uint_field(jw, "f", 3);
+	jw_end_object(jw);
+}
+
+static void w_array_of_objects(struct jw *jw)
+{
+	int i;
+
+	jw_start_array(jw);
+	for (i = 1; i <= 3; i++) {
+		jw_start_object(jw);
+		if (i < 3) {
+			jw_int_field(jw, "id", i);
+			jw_name(jw, "x");
+			if (i == 1)
+				jw_null(jw);
+			else
+				jw_bool(jw, true);
+		}
+		jw_end_object(jw);
+	}
+	jw_end_array(jw);
+}
+
+static void w_numbers(struct jw *jw)
+{
+	jw_start_object(jw);
+	jw_uint_field(jw, "u", 18446744073709551615ULL);
+	jw_int_field(jw, "i", -9223372036854775807LL - 1);
+	jw_int_field(jw, "z", 0);
+	jw_float_field(jw, "f3", "%.3f", 1.0 / 3);
+	jw_float_field(jw, "f0", "%.3f", 0.0);
+	jw_float_field(jw, "g", "%g", 12.5);
+	jw_float_field(jw, "gs", "%g", 1e-5);
+	jw_float_field(jw, "nan", "%g", 0.0 / 0.0);
+	jw_float_field(jw, "inf", "%.3f", -1.0 / 0.0);
+	jw_count_field(jw, "c", 7);
+	jw_count_field(jw, "cn", -1);
+	jw_bool_field(jw, "t", true);
+	jw_bool_field(jw, "fa", false);
+	jw_null_field(jw, "n");
+	jw_end_object(jw);
+}
+
+/* two records: each ends its line, no comma between them */
+static void w_records(struct jw *jw)
+{
+	jw_start_object(jw);
+	jw_int_field(jw, "a", 1);
+	jw_end_object(jw);
+	jw_start_object(jw);
+	jw_name(jw, "b");
+	jw_start_array(jw);
+	jw_int(jw, 2);
+	jw_end_array(jw);
+	jw_end_object(jw);
+}
+
+static void w_strings(struct jw *jw)
+{
+	static const char comm[4] = { 'a', 'b', 'c', 'd' };	/* no NUL */
+
+	jw_start_object(jw);
+	jw_string_field(jw, "k\"\\\n", "\x01\xff\xe6\x97");
+	jw_name(jw, "comm");
+	jw_stringn(jw, comm, sizeof(comm));
+	jw_string_or_null_field(jw, "s", "x");
+	jw_string_or_null_field(jw, "sn", NULL);
+	jw_name(jw, "arr");
+	jw_start_array(jw);
+	jw_string(jw, "");
+	jw_string(jw, "\xc3\xa9");
+	jw_end_array(jw);
+	jw_end_object(jw);
+}
+
+static void w_hist(struct jw *jw)
+{
+	unsigned long long zero[4] = {}, some[6] = { 0, 3, 0, 1, 0, 0 };
+
+	jw_start_object(jw);
+	jw_name(jw, "zero");
+	bpfmem_json_log2_hist(jw, zero, 4);
+	jw_name(jw, "some");
+	bpfmem_json_log2_hist(jw, some, 6);
+	jw_end_object(jw);
+}
+
+static void w_map_mem(struct jw *jw)
+{
+	struct bpfmem_map_mem bad = { .name = "gone" };
+	struct bpfmem_map_mem pre = {
+		.name = "counts", .ok = true,
+		.mi = { .id = 5, .max_entries = 100, .memlock = 4096, .elements = -1,
+			.cached_bytes = -1, .pending_bytes = -1 },
+	};
+	struct bpfmem_map_mem dyn = {
+		.name = "flows", .ok = true,
+		.mi = { .id = 6, .max_entries = 10, .flags = 1 /* BPF_F_NO_PREALLOC */,
+			.memlock = 8192, .elements = 2, .cached_bytes = 512, .pending_bytes = 0 },
+	};
+
+	jw_start_array(jw);
+	bpfmem_map_mem_json(jw, &bad);
+	bpfmem_map_mem_json(jw, &pre);
+	bpfmem_map_mem_json(jw, &dyn);
+	jw_end_array(jw);
+}
+
+static const struct wcase {
+	const char *desc;
+	void (*fn)(struct jw *jw);
+	const char *want;
+} wcases[] = {
+	{ "empty object", w_empty_object, "{}\n" },
+	{ "empty array", w_empty_array, "[]\n" },
+	{ "nested objects and arrays, empty ones, commas only between members", w_nested,
+	  "{\"a\":{\"b\":{\"c\":[]}},\"d\":[[],[1,2],{}],\"e\":{},\"f\":3}\n" },
+	{ "array of objects", w_array_of_objects,
+	  "[{\"id\":1,\"x\":null},{\"id\":2,\"x\":true},{}]\n" },
+	{ "numbers: u64 max, s64 min, formats, non-finite as null, count, bool, null",
+	  w_numbers,
+	  "{\"u\":18446744073709551615,\"i\":-9223372036854775808,\"z\":0,\"f3\":0.333,"
+	  "\"f0\":0.000,\"g\":12.5,\"gs\":1e-05,\"nan\":null,\"inf\":null,\"c\":7,\"cn\":null,"
+	  "\"t\":true,\"fa\":false,\"n\":null}\n" },
+	{ "records: one a line, no comma between them", w_records,
+	  "{\"a\":1}\n{\"b\":[2]}\n" },
+	{ "strings: escaped names and values, comm without NUL, null string", w_strings,
+	  "{\"k\\\"\\\\\\u000a\":\"\\u0001\\u00ff\\u00e6\\u0097\",\"comm\":\"abcd\","
+	  "\"s\":\"x\",\"sn\":null,\"arr\":[\"\",\"\xc3\xa9\"]}\n" },
+	{ "log2 histogram: [] when empty, trailing zeros cut", w_hist,
+	  "{\"zero\":[],\"some\":[0,3,0,1]}\n" },
+	{ "map memory: unreadable, preallocated without series, dynamic with series",
+	  w_map_mem,
+	  "[{\"name\":\"gone\",\"error\":\"fdinfo unreadable\"},"
+	  "{\"name\":\"counts\",\"id\":5,\"max_entries\":100,\"prealloc\":true,\"memlock\":4096,"
+	  "\"elements\":null,\"cached_bytes\":null,\"pending_bytes\":null},"
+	  "{\"name\":\"flows\",\"id\":6,\"max_entries\":10,\"prealloc\":false,\"memlock\":8192,"
+	  "\"elements\":2,\"cached_bytes\":512,\"pending_bytes\":0}]\n" },
+};
+
+/* ---- misuse the writer must notice ---- */
+
+static void m_name_in_array(struct jw *jw)
+{
+	jw_start_array(jw);
+	jw_name(jw, "x");
+	jw_int(jw, 1);
+	jw_end_array(jw);
+}
+
+static void m_value_without_name(struct jw *jw)
+{
+	jw_start_object(jw);
+	jw_int(jw, 1);
+	jw_end_object(jw);
+}
+
+static void m_wrong_end(struct jw *jw)
+{
+	jw_start_array(jw);
+	jw_end_object(jw);
+}
+
+static void m_end_without_start(struct jw *jw)
+{
+	jw_end_array(jw);
+}
+
+static void m_name_twice(struct jw *jw)
+{
+	jw_start_object(jw);
+	jw_name(jw, "a");
+	jw_name(jw, "b");
+	jw_int(jw, 1);
+	jw_end_object(jw);
+}
+
+static void m_name_without_value(struct jw *jw)
+{
+	jw_start_object(jw);
+	jw_name(jw, "a");
+	jw_end_object(jw);
+}
+
+static void m_too_deep(struct jw *jw)
+{
+	int i;
+
+	for (i = 0; i <= JW_MAX_DEPTH; i++)
+		jw_start_array(jw);
+	for (i = 0; i <= JW_MAX_DEPTH; i++)
+		jw_end_array(jw);
+}
+
+static const struct mcase {
+	const char *desc;
+	void (*fn)(struct jw *jw);
+} mcases[] = {
+	{ "a name in an array", m_name_in_array },
+	{ "a value in an object without a name", m_value_without_name },
+	{ "an array ended as an object", m_wrong_end },
+	{ "an end without a start", m_end_without_start },
+	{ "two names in a row", m_name_twice },
+	{ "a name without its value", m_name_without_value },
+	{ "nesting deeper than JW_MAX_DEPTH", m_too_deep },
+};
+
+/* Output of @fn into a string (caller frees); *err: jw_error() after it. */
+static char *run_writer(void (*fn)(struct jw *jw), bool *err)
+{
+	char *buf = NULL;
+	size_t len;
+	FILE *f = open_memstream(&buf, &len);
+	struct jw jw;
+
+	if (!f)
+		exit(2);
+	jw_init(&jw, f);
+	fn(&jw);
+	*err = jw_error(&jw);
+	fclose(f);
+	return buf;
+}
+
+/* ---- random documents for json_lines.py ---- */
+
+static unsigned int rseed = 42;
+
+static void random_string(char *s, int max)
+{
+	int k, len = rand_r(&rseed) % max;
+
+	for (k = 0; k < len; k++) {
+		s[k] = rand_r(&rseed) % 255 + 1;
+		if (k && rand_r(&rseed) % 3 == 0)
+			s[k] = 0x80 | (rand_r(&rseed) & 0x3f);
+	}
+	s[len] = '\0';
+}
+
+static void random_value(struct jw *jw, int depth)
+{
+	int i, n, kind = rand_r(&rseed) % (depth < 6 ? 9 : 7);
+	char str[24];
+
+	switch (kind) {
+	case 0:
+		random_string(str, 20);
+		jw_string(jw, str);
+		break;
+	case 1:
+		jw_uint(jw, (unsigned long long)rand_r(&rseed) << 33 | rand_r(&rseed));
+		break;
+	case 2:
+		jw_int(jw, -(long long)rand_r(&rseed));
+		break;
+	case 3:
+		jw_float(jw, rand_r(&rseed) % 2 ? "%.3f" : "%g", rand_r(&rseed) / 7.0);
+		break;
+	case 4:
+		jw_bool(jw, rand_r(&rseed) % 2);
+		break;
+	case 5:
+		jw_null(jw);
+		break;
+	case 6:
+		jw_float(jw, "%g", 1.0 / 0.0);
+		break;
+	case 7:
+		n = rand_r(&rseed) % 5;
+		jw_start_object(jw);
+		for (i = 0; i < n; i++) {
+			random_string(str, 12);
+			jw_name(jw, str);
+			random_value(jw, depth + 1);
+		}
+		jw_end_object(jw);
+		break;
+	default:
+		n = rand_r(&rseed) % 5;
+		jw_start_array(jw);
+		for (i = 0; i < n; i++)
+			random_value(jw, depth + 1);
+		jw_end_array(jw);
+		break;
+	}
+}
+
+/* Every record of the cases above plus 2000 random documents, one a line. */
+static int print_lines(void)
+{
+	struct jw jw;
+	size_t i;
+	int k;
+
+	jw_init(&jw, stdout);
+	for (i = 0; i < sizeof(wcases) / sizeof(wcases[0]); i++)
+		wcases[i].fn(&jw);
+	for (k = 0; k < 2000; k++) {
+		if (k % 2) {
+			jw_start_object(&jw);
+			jw_name(&jw, "first");
+		} else {
+			jw_start_array(&jw);
+		}
+		random_value(&jw, 1);
+		if (k % 2) {
+			jw_name(&jw, "last");
+			random_value(&jw, 1);
+			jw_end_object(&jw);
+		} else {
+			jw_end_array(&jw);
+		}
+	}
+	return jw_error(&jw) ? 1 : 0;
+}
+
+static void writer_tests(void)
+{
+	size_t i;
+	bool err;
+
+	for (i = 0; i < sizeof(wcases) / sizeof(wcases[0]); i++) {
+		char *out = run_writer(wcases[i].fn, &err);
+		int good = !err && !strcmp(out, wcases[i].want);
+
+		if (!good)
+			printf("# got %s# want %s", out, wcases[i].want);
+		CHECK(good, wcases[i].desc);
+		free(out);
+	}
+	for (i = 0; i < sizeof(mcases) / sizeof(mcases[0]); i++) {
+		free(run_writer(mcases[i].fn, &err));
+		CHECK(err, mcases[i].desc);
+	}
+}
+
+int main(int argc, char **argv)
 {
 	unsigned int seed = 15;
 	int i, bad = 0;
+
+	if (argc == 2 && !strcmp(argv[1], "--lines"))
+		return print_lines();
+	writer_tests();
 
 	CHECK(RT("bash", "\"bash\""), "ASCII unchanged");
 	CHECK(RT("a\"b\\c", "\"a\\\"b\\\\c\""), "quote and backslash escaped");

@@ -1,5 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Shared helpers of the bpfmem CLI subcommands. */
+/*
+ * Shared helpers of the bpfmem CLI subcommands, the one header they include:
+ * common.c (errors, signals, waits, clock, files, per-CPU sums, CPUs), probe.c
+ * (feature probes, loader setup), parse.c (option, fdinfo, cgroup and debugfs
+ * parsers), output.c (histograms, map memory) and json.h (the JSON writer).
+ */
 #ifndef BPFMEM_H
 #define BPFMEM_H
 
@@ -7,6 +12,8 @@
 #include <stdbool.h>
 #include <stdio.h>
 #include <sys/types.h>
+
+#include "json.h"
 
 #define BPFMEM_VERSION "0.1.0"
 #define BPFMEM_DEBUGFS_MA "/sys/kernel/debug/bpf/mem_alloc"
@@ -74,6 +81,8 @@ int bpfmem_map_fdinfo(int map_fd, struct bpfmem_map_info *info);
 int bpfmem_map_fdinfo_file(const char *path, struct bpfmem_map_info *info);
 /* Parses fdinfo text; exact: unknown "key:" lines are fine, malformed are not. */
 int bpfmem_parse_map_fdinfo(const char *text, struct bpfmem_map_info *info);
+/* One number of /proc/self/fdinfo/@fd ("memlock", "lru_nodes", ...); -1 if absent. */
+long long bpfmem_fdinfo_value(int fd, const char *key);
 
 /* Allocator registry totals from debugfs (series only). */
 struct bpfmem_ma_totals {
@@ -82,17 +91,8 @@ struct bpfmem_ma_totals {
 int bpfmem_ma_totals(struct bpfmem_ma_totals *t);
 int bpfmem_parse_ma_totals(const char *line, struct bpfmem_ma_totals *t);
 
-/* Prints a JSON string literal to @f: '"' and '\\' escaped, control characters and
- * every byte that is not part of a valid UTF-8 sequence (a comm cut inside a
- * character, Latin-1 names) as \u00XX, so the output is always valid UTF-8 JSON.
- * _strn: at most @len bytes (a comm[16] that may lack its NUL).
- */
-void bpfmem_json_str(FILE *f, const char *s);
-void bpfmem_json_strn(FILE *f, const char *s, size_t len);
 /* Value of the hex digit @c (either case), -1 if it is none. */
 int bpfmem_hexval(char c);
-/* Length of the valid UTF-8 sequence at @s (at most @len bytes), 0 if invalid. */
-int bpfmem_utf8_len(const unsigned char *s, size_t len);
 
 /* Sum of a per-CPU u64 array/percpu map slot; -errno on failure. */
 long long bpfmem_percpu_sum(int map_fd, unsigned int key);
@@ -102,17 +102,33 @@ long long bpfmem_percpu_sum(int map_fd, unsigned int key);
 void bpfmem_print_log2_hist(FILE *f, const unsigned long long *slots, int n,
 			    const char *unit);
 /* The same as a JSON array up to the last non-empty slot ("[]" if all are 0). */
-void bpfmem_json_log2_hist(FILE *f, const unsigned long long *slots, int n);
+void bpfmem_json_log2_hist(struct jw *jw, const unsigned long long *slots, int n);
 
 /* "0-3,5\n" (sysfs cpu list) into @cpus (at most @max); count, or -EINVAL/-E2BIG. */
 int bpfmem_parse_cpu_list(const char *text, int *cpus, int max);
 /* Online CPU ids (malloc()ed into *@cpus); count or -errno. */
 int bpfmem_online_cpus(int **cpus);
 
-/* Prints one line about the memory of a map of ours: memlock, elements and, with
- * the series, cached/pending bytes; as JSON members when @json.
+/*
+ * The memory of a map of ours: memlock, elements and, with the series, cached/pending
+ * bytes. _read() takes it from fdinfo now, to print later: as one text line, or as
+ * a JSON object {"name","id","max_entries","prealloc","memlock","elements",
+ * "cached_bytes","pending_bytes"} (the last three null without the series;
+ * {"name","error"} if fdinfo is unreadable). print/json_map_mem read and print.
  */
-void bpfmem_print_map_mem(FILE *f, const char *name, int map_fd, bool json);
+struct bpfmem_map_mem {
+	const char *name;
+	bool ok;			/* fdinfo read */
+	struct bpfmem_map_info mi;
+};
+void bpfmem_map_mem_read(struct bpfmem_map_mem *m, const char *name, int map_fd);
+void bpfmem_map_mem_print(FILE *f, const struct bpfmem_map_mem *m);
+void bpfmem_map_mem_json(struct jw *jw, const struct bpfmem_map_mem *m);
+void bpfmem_print_map_mem(FILE *f, const char *name, int map_fd);
+void bpfmem_json_map_mem(struct jw *jw, const char *name, int map_fd);
+
+/* Keys in a map (get_next_key walk), at most @max; -errno on failure. */
+long long bpfmem_count_keys(int map_fd, unsigned int key_size, long long max);
 
 /* Whole small file into @buf (NUL-terminated); bytes read or -errno. */
 int bpfmem_read_file(const char *path, char *buf, size_t len);
@@ -157,5 +173,7 @@ int cmd_progs(int argc, char **argv);
  */
 struct bpf_object;
 long long bpfmem_prog_misses(struct bpf_object *obj);
+/* The same of one program; -1 if its info cannot be read. */
+long long bpfmem_prog_fd_misses(int prog_fd);
 
 #endif

@@ -272,33 +272,6 @@ static const struct maps_rec *iter_find(const struct iter_rec_set *set, unsigned
 	return NULL;
 }
 
-static long long count_keys(int fd, unsigned int key_size)
-{
-	char *a = malloc(key_size ? key_size : 1), *b = malloc(key_size ? key_size : 1), *t;
-	long long n = 0;
-	void *prev = NULL;
-
-	if (!a || !b) {
-		free(a);
-		free(b);
-		return -1;
-	}
-	while (!bpf_map_get_next_key(fd, prev, a)) {
-		n++;
-		t = a;
-		a = b;
-		b = t;
-		prev = b;
-		if (n > BPFMEM_ITER_MAX_ENTRIES * 2)
-			break;
-	}
-	if (errno != ENOENT)
-		n = -1;
-	free(a);
-	free(b);
-	return n;
-}
-
 /* ---- one sample ---- */
 
 /* the debugfs allocator listing: 0, -ENOENT when absent, -EINVAL unknown format */
@@ -498,7 +471,9 @@ int bpfmem_maps_sample(struct bpfmem_maps_sample *s, const struct bpfmem_maps_fi
 			r->elements = info.max_entries;
 			r->elem_src = "array";
 		} else if (info.max_entries <= BPFMEM_ITER_MAX_ENTRIES) {
-			long long n = count_keys(fd, info.key_size);
+			/* a map that changes while walked may show a key twice: bounded */
+			long long n = bpfmem_count_keys(fd, info.key_size,
+							2 * BPFMEM_ITER_MAX_ENTRIES + 1);
 
 			if (n >= 0) {
 				r->elements = n;

@@ -26,7 +26,6 @@
 #include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
-#define WL_BPF_ITER
 #include "wl-util.h"
 
 #ifndef BPF_F_NO_COMMON_LRU

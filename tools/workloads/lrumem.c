@@ -29,7 +29,6 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-#define WL_BPF_ITER
 #include "wl-util.h"
 
 #define RECENT 64

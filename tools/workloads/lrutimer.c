@@ -14,6 +14,7 @@
 #include <string.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
+#include "bpfmem.h"
 #include "lrutimer.skel.h"
 
 int main(int argc, char **argv)
@@ -27,10 +28,8 @@ int main(int argc, char **argv)
 	struct bpf_map_info info = {};
 	__u32 len = sizeof(info);
 	struct lrutimer_bpf *skel;
-	char line[256], path[64];
-	long long nodes = -1;
+	long long nodes;
 	int ncpus, err;
-	FILE *f;
 
 	if (argc > 2 || (argc == 2 && !wq)) {
 		fprintf(stderr, "usage: lrutimer [-q]\n");
@@ -58,12 +57,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	bpf_obj_get_info_by_fd(bpf_map__fd(map), &info, &len);
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", bpf_map__fd(map));
-	f = fopen(path, "r");
-	while (f && fgets(line, sizeof(line), f))
-		sscanf(line, "lru_nodes: %lld", &nodes);
-	if (f)
-		fclose(f);
+	nodes = bpfmem_fdinfo_value(bpf_map__fd(map), "lru_nodes");
 	printf("lrutimer map_id %u stage %d key0_gone %d start_err %ld lru_nodes %lld retval %u\n",
 	       info.id, skel->bss->stage, skel->bss->key0_gone, skel->bss->start_err, nodes,
 	       opts.retval);

@@ -32,7 +32,6 @@
 #include <fcntl.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-#define WL_BPF_ITER
 #include "wl-util.h"
 
 struct val {

@@ -40,7 +40,6 @@
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-#define WL_BPF_ITER
 #include "wl-util.h"
 #include "reclaimfill.skel.h"
 

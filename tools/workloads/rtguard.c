@@ -30,7 +30,6 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "rtguard.skel.h"
-#define WL_BPF_ITER
 #include "wl-util.h"
 
 static double now_s(void)

@@ -1,24 +1,27 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Helpers shared by the workload programs (header only: each workload is one static
- * binary built from one .c file).
+ * Helpers shared by the workload programs, over the bpfmem tools' library
+ * (tools/lib, linked into every workload): the same fdinfo, memory cgroup and key
+ * counting code as the bpfmem CLI.
  *   wl_fdinfo(fd, key)   a number of /proc/self/fdinfo/FD ("memlock", "elements", ...),
  *                        -1 if absent
- *   wl_count_keys(fd)    keys found by iterating a map with u32 keys (WL_BPF_ITER:
- *                        define it before including, needs <bpf/bpf.h>)
+ *   wl_count_keys(fd)    keys found by iterating a map with u32 keys
  *   wl_find_cgroup()     wl_cgdir = /sys/fs/cgroup/<our cgroup v2>, 0 or -1
  *   wl_cg_read(file, key) a number of a file in wl_cgdir: the first one (key NULL,
  *                        memory.current) or that of "key value" lines (memory.stat)
  *   wl_pin_cpu(cpu)      the calling thread on that CPU only (needs _GNU_SOURCE)
- *   wl_prog_misses(fd)   a program's recursion_misses, -1 on error (WL_BPF_ITER)
+ *   wl_prog_misses(fd)   a program's recursion_misses, -1 on error
  */
 #ifndef WL_UTIL_H
 #define WL_UTIL_H
 
+#include <limits.h>
 #include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "bpfmem.h"
 
 #ifdef _GNU_SOURCE
 static inline int wl_pin_cpu(int cpu)
@@ -37,88 +40,43 @@ static inline int wl_pin_cpu(int cpu)
 
 static inline long long wl_fdinfo(int fd, const char *key)
 {
-	char path[64], line[256];
-	size_t kl = strlen(key);
-	long long v = -1;
-	FILE *f;
-
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
-	f = fopen(path, "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (!strncmp(line, key, kl) && line[kl] == ':')
-			v = strtoll(line + kl + 1, NULL, 0);
-	fclose(f);
-	return v;
+	return bpfmem_fdinfo_value(fd, key);
 }
 
 static char wl_cgdir[400];
 
 static inline int wl_find_cgroup(void)
 {
-	char line[380];
-	FILE *f = fopen("/proc/self/cgroup", "r");
-	int ok = -1;
+	char buf[4096], path[256];
 
-	if (!f)
+	if (bpfmem_read_file("/proc/self/cgroup", buf, sizeof(buf)) < 0 ||
+	    bpfmem_parse_proc_cgroup(buf, path, sizeof(path)))
 		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		if (strncmp(line, "0::", 3))
-			continue;
-		line[strcspn(line, "\n")] = 0;
-		snprintf(wl_cgdir, sizeof(wl_cgdir), "/sys/fs/cgroup%s", line + 3);
-		ok = 0;
-	}
-	fclose(f);
-	return ok;
+	snprintf(wl_cgdir, sizeof(wl_cgdir), "/sys/fs/cgroup%s", path);
+	return 0;
 }
 
 static inline long long wl_cg_read(const char *file, const char *key)
 {
-	char path[600], name[64];
-	long long v, ret = -1;
-	FILE *f;
+	char path[600], buf[16384];
+	long long v;
 
 	snprintf(path, sizeof(path), "%s/%s", wl_cgdir, file);
-	f = fopen(path, "r");
-	if (!f)
+	if (bpfmem_read_file(path, buf, sizeof(buf)) < 0)
 		return -1;
-	if (!key) {
-		if (fscanf(f, "%lld", &v) == 1)
-			ret = v;
-	} else {
-		while (fscanf(f, "%63s %lld", name, &v) == 2)
-			if (!strcmp(name, key))
-				ret = v;
-	}
-	fclose(f);
-	return ret;
+	if (key ? bpfmem_parse_memcg_stat(buf, key, &v) : bpfmem_parse_u64_line(buf, &v))
+		return -1;
+	return v;
 }
 
-#ifdef WL_BPF_ITER
 static inline long wl_count_keys(int fd)
 {
-	__u32 key, next, *prev = NULL;
-	long n = 0;
-
-	while (!bpf_map_get_next_key(fd, prev, &next)) {
-		n++;
-		key = next;
-		prev = &key;
-	}
-	return n;
+	return bpfmem_count_keys(fd, sizeof(unsigned int), LONG_MAX);
 }
 
 static inline long long wl_prog_misses(int prog_fd)
 {
-	struct bpf_prog_info info = {};
-	__u32 len = sizeof(info);
-
-	if (bpf_obj_get_info_by_fd(prog_fd, &info, &len))
-		return -1;
-	return info.recursion_misses;
+	return bpfmem_prog_fd_misses(prog_fd);
 }
-#endif
 
 #endif

@@ -1,0 +1,523 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Parsers of the bpfmem CLI: command-line numbers, PIDs, seconds and cgroups; map
+ * fdinfo; memory cgroup files and /proc/PID/cgroup; sysfs CPU lists; the series'
+ * debugfs allocator listing (kernel/ABI.md section 2). Strict: a line of unknown
+ * format is an error, not a guess.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include "bpfmem.h"
+
+int bpfmem_parse_long(const char *s, long min, long max, long *out)
+{
+	const char *p = s;
+	char *end;
+	long v;
+
+	if (!s)
+		return -EINVAL;
+	/* decimal only ("010" is 10, not octal 8): an optional '-' and digits */
+	if (*p == '-')
+		p++;
+	if (*p < '0' || *p > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v < min || v > max)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+int bpfmem_parse_pid(const char *s, pid_t *pid)
+{
+	char path[64];
+	long v;
+
+	if (bpfmem_parse_long(s, 1, INT_MAX, &v)) {
+		bpfmem_err("invalid PID '%s'", s);
+		return -EINVAL;
+	}
+	snprintf(path, sizeof(path), "/proc/%ld", v);
+	if (access(path, F_OK)) {
+		bpfmem_err("no such process: %ld", v);
+		return -ESRCH;
+	}
+	*pid = v;
+	return 0;
+}
+
+int bpfmem_no_operands(int argc, char **argv)
+{
+	if (optind >= argc)
+		return 0;
+	bpfmem_err("unexpected argument '%s'", argv[optind]);
+	return 2;
+}
+
+int bpfmem_parse_seconds(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !(v > 0) || v > 86400) {
+		bpfmem_err("invalid number of seconds '%s'", s);
+		return -EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
+int bpfmem_cgroup_id(const char *path, unsigned long long *id)
+{
+	char ctl[PATH_MAX];
+	struct stat st;
+
+	if (stat(path, &st) || !S_ISDIR(st.st_mode)) {
+		bpfmem_err("no such cgroup directory: %s", path);
+		return -ENOENT;
+	}
+	snprintf(ctl, sizeof(ctl), "%s/cgroup.procs", path);
+	if (access(ctl, F_OK)) {
+		bpfmem_err("not a cgroup v2 directory: %s", path);
+		return -EINVAL;
+	}
+	*id = st.st_ino;
+	return 0;
+}
+
+static long long field(const char *text, const char *key)
+{
+	size_t len = strlen(key);
+	const char *p = text;
+
+	while (p && *p) {
+		if (!strncmp(p, key, len) && p[len] == ':') {
+			char *end;
+			long long v;
+
+			p += len + 1;
+			while (*p == ' ' || *p == '\t')
+				p++;
+			errno = 0;
+			v = strtoll(p, &end, 0);
+			if (errno || end == p || (*end != '\n' && *end != '\0'))
+				return -2;	/* malformed */
+			return v;
+		}
+		p = strchr(p, '\n');
+		if (p)
+			p++;
+	}
+	return -1;
+}
+
+int bpfmem_parse_map_fdinfo(const char *text, struct bpfmem_map_info *info)
+{
+	static const struct {
+		const char *key;
+		size_t off;
+		bool required;
+	} keys[] = {
+#define F(k, m, r) { k, __builtin_offsetof(struct bpfmem_map_info, m), r }
+		F("memlock", memlock, true),
+		F("elements", elements, false),
+		F("alloc_cached_objs", cached_objs, false),
+		F("alloc_cached_bytes", cached_bytes, false),
+		F("alloc_pending_objs", pending_objs, false),
+		F("alloc_pending_bytes", pending_bytes, false),
+		F("alloc_failures", alloc_failures, false),
+		F("forced_dynamic", forced_dynamic, false),
+		F("force_kept", force_kept, false),
+#undef F
+	};
+	long long v;
+	size_t i;
+
+	memset(info, 0, sizeof(*info));
+	v = field(text, "map_type");
+	if (v < 0)
+		return -EINVAL;	/* not a map's fdinfo */
+	info->type = v;
+#define U(k, m) do { v = field(text, k); if (v < 0) return -EINVAL; info->m = v; } while (0)
+	U("key_size", key_size);
+	U("value_size", value_size);
+	U("max_entries", max_entries);
+	U("map_flags", flags);
+	U("map_id", id);
+#undef U
+	for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+		v = field(text, keys[i].key);
+		if (v == -2 || (v == -1 && keys[i].required))
+			return -EINVAL;
+		*(long long *)((char *)info + keys[i].off) = v;
+	}
+	return 0;
+}
+
+int bpfmem_map_fdinfo_file(const char *path, struct bpfmem_map_info *info)
+{
+	char buf[4096];
+	ssize_t n;
+	int fd = open(path, O_RDONLY);
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	return bpfmem_parse_map_fdinfo(buf, info);
+}
+
+int bpfmem_map_fdinfo(int map_fd, struct bpfmem_map_info *info)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", map_fd);
+	return bpfmem_map_fdinfo_file(path, info);
+}
+
+long long bpfmem_fdinfo_value(int fd, const char *key)
+{
+	char path[64], buf[4096];
+	long long v;
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	if (bpfmem_read_file(path, buf, sizeof(buf)) < 0)
+		return -1;
+	v = field(buf, key);
+	return v < 0 ? -1 : v;
+}
+
+int bpfmem_parse_ma_totals(const char *line, struct bpfmem_ma_totals *t)
+{
+	if (sscanf(line, "total: allocators=%lld cached_bytes=%lld pending_bytes=%lld",
+		   &t->allocators, &t->cached_bytes, &t->pending_bytes) != 3)
+		return -EINVAL;
+	return 0;
+}
+
+int bpfmem_ma_totals(struct bpfmem_ma_totals *t)
+{
+	char line[1024];
+	int ret = -ENOENT;
+	FILE *f = fopen(BPFMEM_DEBUGFS_MA, "r");
+
+	if (!f)
+		return -errno;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "total:", 6))
+			ret = bpfmem_parse_ma_totals(line, t);
+	fclose(f);
+	return ret;
+}
+
+int bpfmem_hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+
+int bpfmem_parse_cpu_list(const char *text, int *cpus, int max)
+{
+	const char *p = text;
+	long a, b;
+	char *end;
+	int n = 0;
+
+	for (;;) {
+		if (*p < '0' || *p > '9')
+			return -EINVAL;
+		errno = 0;
+		a = b = strtol(p, &end, 10);
+		if (errno || a > INT_MAX)
+			return -EINVAL;
+		p = end;
+		if (*p == '-') {
+			p++;
+			if (*p < '0' || *p > '9')
+				return -EINVAL;
+			b = strtol(p, &end, 10);
+			if (errno || b < a || b > INT_MAX)
+				return -EINVAL;
+			p = end;
+		}
+		for (; a <= b; a++) {
+			if (n == max)
+				return -E2BIG;
+			cpus[n++] = a;
+		}
+		if (*p == ',') {
+			p++;
+			continue;
+		}
+		if (*p == '\n')
+			p++;
+		return *p ? -EINVAL : n;
+	}
+}
+
+
+/* ---- cgroup and /proc file parsers (bpfmem maps, bpfmem savings) ---- */
+
+int bpfmem_parse_u64_line(const char *text, long long *val)
+{
+	char *end;
+	long long v;
+
+	if (*text < '0' || *text > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoll(text, &end, 10);
+	if (errno || v < 0 || (*end != '\n' && *end != '\0') || (*end == '\n' && end[1]))
+		return -EINVAL;
+	*val = v;
+	return 0;
+}
+
+int bpfmem_parse_memcg_stat(const char *text, const char *key, long long *val)
+{
+	size_t klen = strlen(key);
+	const char *p = text;
+	int ret = -ENOENT;
+
+	if (!*text)
+		return -EINVAL;
+	while (*p) {
+		const char *sp = strchr(p, ' '), *nl = strchr(p, '\n'), *q;
+		char *end;
+		long long v;
+
+		/* every line is "name value\n": name [a-z0-9_], value decimal */
+		if (!sp || !nl || sp > nl || sp == p)
+			return -EINVAL;
+		for (q = p; q < sp; q++)
+			if (!((*q >= 'a' && *q <= 'z') || (*q >= '0' && *q <= '9') || *q == '_'))
+				return -EINVAL;
+		if (sp[1] < '0' || sp[1] > '9')
+			return -EINVAL;
+		errno = 0;
+		v = strtoll(sp + 1, &end, 10);
+		if (errno || end != nl)
+			return -EINVAL;
+		if ((size_t)(sp - p) == klen && !strncmp(p, key, klen)) {
+			*val = v;
+			ret = 0;
+		}
+		p = nl + 1;
+	}
+	return ret;
+}
+
+int bpfmem_parse_proc_cgroup(const char *text, char *path, size_t len)
+{
+	const char *p = text;
+
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t n;
+
+		if (!nl)
+			return -EINVAL;
+		if (!strncmp(p, "0::/", 4)) {
+			n = nl - (p + 3);
+			if (n >= len)
+				return -ENAMETOOLONG;
+			memcpy(path, p + 3, n);
+			path[n] = '\0';
+			return 0;
+		}
+		/* v1 lines "N:controllers:/path" are skipped, anything else is unknown */
+		if (*p < '0' || *p > '9' || !strchr(p, ':') || strchr(p, ':') > nl)
+			return -EINVAL;
+		p = nl + 1;
+	}
+	return -ENOENT;
+}
+
+/* ---- debugfs allocator listing (kernel/ABI.md section 2) ---- */
+
+/* token "key=value" at *p, key must be @key; value copied (up to a space/end) */
+static int ma_token(const char **p, const char *key, char *val, size_t len)
+{
+	size_t klen = strlen(key), n;
+	const char *v, *end;
+
+	if (strncmp(*p, key, klen) || (*p)[klen] != '=')
+		return -EINVAL;
+	v = *p + klen + 1;
+	end = v + strcspn(v, " \n");
+	n = end - v;
+	if (!n || n >= len)
+		return -EINVAL;
+	memcpy(val, v, n);
+	val[n] = '\0';
+	*p = *end == ' ' ? end + 1 : end;
+	return 0;
+}
+
+static int ma_u64(const char *s, long long *out)
+{
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	*out = strtoll(s, &end, 10);
+	return errno || *end ? -EINVAL : 0;
+}
+
+/* "-" or comma-separated decimals */
+static int ma_list(const char *s)
+{
+	if (!strcmp(s, "-"))
+		return 0;
+	for (;;) {
+		if (*s < '0' || *s > '9')
+			return -EINVAL;
+		while (*s >= '0' && *s <= '9')
+			s++;
+		if (!*s)
+			return 0;
+		if (*s++ != ',')
+			return -EINVAL;
+	}
+}
+
+int bpfmem_parse_ma_line(const char *line, struct bpfmem_ma_line *m)
+{
+	static const char *const counters[] = {
+		"allocs", "alloc_failures", "frees", "frees_extra", "frees_rcu", "refill_runs",
+		"refill_objs", "refill_reused", "trimmed_objs", "gp_queued", "gp_freed",
+		"cached_objs", "cached_bytes", "pending_objs", "pending_bytes",
+	};
+	long long vals[sizeof(counters) / sizeof(counters[0])], id;
+	const char *p = line;
+	char v[4096];
+	size_t i;
+
+	memset(m, 0, sizeof(*m));
+	if (ma_token(&p, "owner", m->owner, sizeof(m->owner)) ||
+	    ma_token(&p, "map_id", v, sizeof(v)) || ma_u64(v, &id) || id > 0xffffffffLL ||
+	    ma_token(&p, "map_name", m->map_name, sizeof(m->map_name)) ||
+	    ma_token(&p, "mode", m->mode, sizeof(m->mode)))
+		return -EINVAL;
+	m->map_id = id;
+	if (strcmp(m->mode, "fixed") && strcmp(m->mode, "kmalloc") && strcmp(m->mode, "percpu"))
+		return -EINVAL;
+	if (ma_token(&p, "unit_size", v, sizeof(v)) || ma_list(v) ||
+	    ma_token(&p, "obj_bytes", v, sizeof(v)) || ma_list(v) ||
+	    ma_token(&p, "low_wm", v, sizeof(v)) || ma_list(v) ||
+	    ma_token(&p, "high_wm", v, sizeof(v)) || ma_list(v) ||
+	    ma_token(&p, "free_cnt", v, sizeof(v)))
+		return -EINVAL;
+	{	/* cpu:n[,cpu:n...] */
+		const char *q = v;
+
+		for (;;) {
+			if (*q < '0' || *q > '9')
+				return -EINVAL;
+			while (*q >= '0' && *q <= '9')
+				q++;
+			if (*q++ != ':' || *q < '0' || *q > '9')
+				return -EINVAL;
+			while (*q >= '0' && *q <= '9')
+				q++;
+			if (!*q)
+				break;
+			if (*q++ != ',')
+				return -EINVAL;
+		}
+	}
+	for (i = 0; i < sizeof(counters) / sizeof(counters[0]); i++) {
+		if (ma_token(&p, counters[i], v, sizeof(v)) || ma_u64(v, &vals[i]))
+			return -EINVAL;
+		/* series patch 6 (shrinker) adds shrunk_objs after trimmed_objs */
+		if (!strcmp(counters[i], "trimmed_objs") && !strncmp(p, "shrunk_objs=", 12)) {
+			if (ma_token(&p, "shrunk_objs", v, sizeof(v)) || ma_u64(v, &id))
+				return -EINVAL;
+			m->shrunk_objs = id;
+		}
+	}
+	if (*p && *p != '\n')
+		return -EINVAL;	/* unknown trailing tokens */
+	m->allocs = vals[0];
+	m->alloc_failures = vals[1];
+	m->frees = vals[2];
+	m->refill_runs = vals[5];
+	m->refill_objs = vals[6];
+	m->trimmed_objs = vals[8];
+	m->cached_objs = vals[11];
+	m->cached_bytes = vals[12];
+	m->pending_objs = vals[13];
+	m->pending_bytes = vals[14];
+	return 0;
+}
+
+int bpfmem_parse_ma_listing(const char *text, struct bpfmem_ma_line **lines, int *n,
+			    struct bpfmem_ma_totals *t)
+{
+	const char *p = text;
+	int cnt = 0, cap = 0;
+	bool total = false;
+
+	*lines = NULL;
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		char line[8192];
+		size_t len;
+
+		if (!nl || total)	/* unterminated line, or lines after the totals */
+			goto bad;
+		len = nl - p;
+		if (len >= sizeof(line))
+			goto bad;
+		memcpy(line, p, len);
+		line[len] = '\0';
+		if (!strncmp(line, "total:", 6)) {
+			if (bpfmem_parse_ma_totals(line, t) || t->allocators != cnt)
+				goto bad;
+			total = true;
+		} else {
+			if (cnt == cap) {
+				void *q;
+
+				cap = cap ? cap * 2 : 16;
+				q = realloc(*lines, cap * sizeof(**lines));
+				if (!q)
+					goto bad;
+				*lines = q;
+			}
+			if (bpfmem_parse_ma_line(line, &(*lines)[cnt]))
+				goto bad;
+			cnt++;
+		}
+		p = nl + 1;
+	}
+	if (!total)
+		goto bad;
+	*n = cnt;
+	return 0;
+bad:
+	free(*lines);
+	*lines = NULL;
+	return -EINVAL;
+}
+
