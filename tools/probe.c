@@ -27,7 +27,9 @@ static void usage(FILE *f)
 		"Report what the running kernel offers bpfmem.\n\n"
 		"  -j, --json         JSON output\n"
 		"  --selftest         load a program on " PROBE_FUNC " that counts into a\n"
-		"                     BPF_F_NO_PREALLOC hash map, trigger it and check the counts\n"
+		"                     BPF_F_NO_PREALLOC hash map, trigger it and check the counts;\n"
+		"                     a 'selftest-totals' line accounts for every call: counted,\n"
+		"                     dropped (allocation failed) or skipped by the kernel\n"
 		"  --hook HOOK        fentry (default when it can attach) or kprobe\n"
 		"  -n, --calls N      calls per key (default 1000)\n"
 		"  -k, --keys K       distinct keys (default 10)\n"
@@ -39,9 +41,10 @@ static int selftest(const char *hook, long calls, long keys, bool verbose)
 {
 	struct probe_bpf *skel;
 	bool fentry;
-	long i, k, n_entries = 0;
+	long i, k, n_entries = 0, present = 0;
+	struct bpfmem_map_info info;
 	__u64 key, next, val;
-	long long dropped;
+	long long dropped, counted = 0;
 	int err, fd;
 
 	if (bpfmem_loader_init(verbose))
@@ -78,6 +81,30 @@ static int selftest(const char *hook, long calls, long keys, bool verbose)
 
 	err = 1;
 	fd = bpf_map__fd(skel->maps.counts);
+	dropped = bpfmem_percpu_sum(bpf_map__fd(skel->maps.dropped), 0);
+	if (dropped < 0) {
+		bpfmem_err("selftest: cannot read the dropped counter: %s", strerror(-dropped));
+		goto out;
+	}
+	/*
+	 * Every call is accounted for: counted in its key, or an update the program
+	 * dropped (its allocation failed: the map's alloc_failures), or a run the
+	 * kernel skipped. One line with all of it, for tests that inject failures.
+	 */
+	for (k = 0; k < keys; k++) {
+		key = KEY_BASE + k;
+		if (!bpf_map_lookup_elem(fd, &key, &val)) {
+			counted += val;
+			present++;
+		}
+	}
+	n_entries = bpfmem_count_keys(fd, sizeof(key), LONG_MAX);
+	if (bpfmem_map_fdinfo(fd, &info))
+		info.alloc_failures = -1;
+	printf("selftest-totals hook %s expected %ld counted %lld dropped %lld skipped %lld "
+	       "keys %ld present %ld entries %ld alloc_failures %lld\n",
+	       fentry ? "fentry" : "kprobe", calls * keys, counted, dropped,
+	       bpfmem_prog_misses(skel->obj), keys, present, n_entries, info.alloc_failures);
 	for (k = 0; k < keys; k++) {
 		key = KEY_BASE + k;
 		if (bpf_map_lookup_elem(fd, &key, &val)) {
@@ -88,19 +115,12 @@ static int selftest(const char *hook, long calls, long keys, bool verbose)
 			bpfmem_err("selftest (%s): key %ld counted %llu, expected %ld "
 				   "(%lld updates dropped, %lld program runs skipped by the kernel)",
 				   fentry ? "fentry" : "kprobe", k, (unsigned long long)val, calls,
-				   bpfmem_percpu_sum(bpf_map__fd(skel->maps.dropped), 0),
-				   bpfmem_prog_misses(skel->obj));
+				   dropped, bpfmem_prog_misses(skel->obj));
 			goto out;
 		}
 	}
-	n_entries = bpfmem_count_keys(fd, sizeof(key), LONG_MAX);
 	if (n_entries != keys) {
 		bpfmem_err("selftest: map has %ld entries, expected %ld", n_entries, keys);
-		goto out;
-	}
-	dropped = bpfmem_percpu_sum(bpf_map__fd(skel->maps.dropped), 0);
-	if (dropped < 0) {
-		bpfmem_err("selftest: cannot read the dropped counter: %s", strerror(-dropped));
 		goto out;
 	}
 	if (dropped) {

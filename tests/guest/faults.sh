@@ -14,6 +14,11 @@
 #  - a kmemleak scan finds no leak (the harness fails any splat).
 # Also bad input to the series' interfaces: out-of-range and malformed writes to
 # kernel.bpf_force_dyn_alloc, and the debugfs registry read while maps come and go.
+# Program side: an fentry and a kprobe program updating a BPF_F_NO_PREALLOC hash map,
+# and BPF_PROG_TEST_RUN churn on every CPU (memshrink),
+# while failslab fails a share of the allocator's refills (stack trace filter on
+# alloc_bulk, CONFIG_FAULT_INJECTION_STACKTRACE_FILTER): every call counted, dropped
+# (= the map's alloc_failures) or skipped; entries = keys read back.
 # On kernels without fault injection (base, rt) the injection part says so and skips.
 # usage: faults.sh FLAVOR
 . /tests/lib.sh
@@ -119,6 +124,61 @@ for f in failslab fail_page_alloc; do
 	echo 0 >$D/$f/probability
 	echo N >$D/$f/task-filter
 done
+
+# --- program-side updates ---------------------------------------------------------------
+# A tracing program's update takes an object from the per-CPU cache, which irq_work
+# refills (hard irq: no task to filter on). failslab fails a share of the allocations
+# whose stack holds the allocator's refill (alloc_bulk, through the stack trace filter),
+# in any context and task; an update that then finds the cache empty fails: the program
+# counts it as dropped, the map as an alloc_failure.
+if [ -f $D/failslab/require-start ]; then
+	range=$(sort /proc/kallsyms | awk '$3 == "alloc_bulk" { a = $1; next }
+		a != "" { print a, $1; exit }')
+	set -- $range
+	if [ -n "$2" ] && [ "$1" != 0000000000000000 ]; then
+		T=1000000
+		echo "# alloc_bulk at 0x$1-0x$2"
+		echo "0x$1" >$D/failslab/require-start
+		echo "0x$2" >$D/failslab/require-end
+		echo 32 >$D/failslab/stacktrace-depth
+		for hook in fentry kprobe; do
+			echo $T >$D/failslab/times
+			echo 70 >$D/failslab/probability
+			bpfmem probe --selftest --hook $hook -n 4 -k 512 >/tmp/fp.$hook 2>&1
+			echo 0 >$D/failslab/probability
+			inj=$((T - $(cat $D/failslab/times)))
+			sed 's/^/#   /' /tmp/fp.$hook
+			v() { kv /tmp/fp.$hook "$1" selftest-totals; }
+			exp=$(v expected) cnt=$(v counted) drop=$(v dropped) skip=$(v skipped)
+			[ "$inj" -gt 0 ] && [ "${drop:-0}" -gt 0 ]
+			ok $? "$hook program: refill failures injected ($inj), updates dropped ($drop)"
+			[ -n "$exp" ] && [ $((cnt + drop + skip)) = "$exp" ]
+			ok $? "$hook program: every call accounted for: $cnt counted + $drop dropped + $skip skipped = $exp"
+			[ "$(v alloc_failures)" = "$drop" ]
+			ok $? "$hook program: the map's alloc_failures ($(v alloc_failures)) = updates dropped ($drop)"
+			[ "$(v present)" = "$(v entries)" ]
+			ok $? "$hook program: consistent: $(v entries) entries iterated, $(v present) keys read back"
+		done
+		# BPF_PROG_TEST_RUN on every CPU: 8 maps filled, emptied and refilled
+		echo $T >$D/failslab/times
+		echo 70 >$D/failslab/probability
+		memshrink -m 8 -n 48 -r 2 -p none -t 2 >/tmp/fp.ms 2>&1
+		rc=$?
+		echo 0 >$D/failslab/probability
+		inj=$((T - $(cat $D/failslab/times)))
+		sed 's/^/#   /' /tmp/fp.ms
+		fb=$(kv /tmp/fp.ms failures_before speed)
+		[ $rc = 0 ] && [ "$inj" -gt 0 ] && [ "${fb:-0}" -gt 0 ]
+		ok $? "test_run churn: refill failures injected ($inj), failed updates counted by the program ($fb), exit $rc"
+		echo 0 >$D/failslab/require-start
+		echo 0xffffffffffffffff >$D/failslab/require-end
+		echo -1 >$D/failslab/times
+	else
+		ok 1 "alloc_bulk in /proc/kallsyms (kptr_restrict?): '$range'"
+	fi
+else
+	skip "program-side injection" "kernel without CONFIG_FAULT_INJECTION_STACKTRACE_FILTER"
+fi
 
 settle "$base_alloc"
 after_alloc=$(registry_total allocators)
