@@ -9,6 +9,13 @@
  *    skipped ones (recursion_misses).
  *  - rec_delete: fentry on htab_map_delete_elem that deletes from a hash map itself:
  *    real recursion, each outer run's inner run must be skipped and counted.
+ * With -K the same for kprobe programs, whose guard is the per-CPU bpf_prog_active
+ * that BPF syscalls raise around map operations:
+ *  - kguard_getppid: kprobe on __x64_sys_getppid, as guard_getppid, while another task
+ *    on the CPU makes BPF syscalls (lookups in hold_map) and may be preempted in them;
+ *  - krec_lookup: kprobe on htab_map_lookup_elem, hit by the workload's own syscall
+ *    lookups in rec_map: inside its own syscall's map operation, every run must be
+ *    skipped and counted.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -32,6 +39,13 @@ struct {
 	__type(key, __u32);
 	__type(value, __u32);
 } rec_map SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u64);
+} hold_map SEC(".maps");
 
 const volatile __u32 target_tgid;	/* the workload: its workers are its children */
 const volatile __u32 spin_loops = 200;
@@ -75,6 +89,40 @@ int BPF_PROG(rec_delete, struct bpf_map *map, void *key)
 		return 0;
 	__sync_fetch_and_add(&rec_runs, 1);
 	bpf_map_delete_elem(&rec_map, &k);
+	return 0;
+}
+
+static int guard(__u64 *count)
+{
+	struct task_struct *t = (void *)bpf_get_current_task_btf();
+	__u64 me = bpf_get_current_pid_tgid();
+	struct scratch *s;
+	__u32 zero = 0;
+
+	if (!t->real_parent || t->real_parent->tgid != target_tgid)
+		return 0;
+	s = bpf_map_lookup_elem(&scratch, &zero);
+	if (!s)
+		return 0;
+	s->owner = me;
+	bpf_loop(spin_loops, spin_cb, NULL, 0);
+	if (s->owner != me)
+		__sync_fetch_and_add(&corrupt, 1);
+	__sync_fetch_and_add(count, 1);
+	return 0;
+}
+
+SEC("kprobe/__x64_sys_getppid")
+int BPF_KPROBE(kguard_getppid)
+{
+	return guard(&runs);
+}
+
+SEC("kprobe/htab_map_lookup_elem")
+int BPF_KPROBE(krec_lookup)
+{
+	if ((bpf_get_current_pid_tgid() >> 32) == rec_tgid)
+		__sync_fetch_and_add(&rec_runs, 1);
 	return 0;
 }
 

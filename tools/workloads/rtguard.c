@@ -2,7 +2,7 @@
 /*
  * rtguard: the recursion guard of fentry programs (bpf/rtguard.bpf.c), on any kernel.
  *
- *   rtguard [-n CALLS] [-w WORKERS] [-r DELETES] [-s SPIN] [-H]
+ *   rtguard [-n CALLS] [-w WORKERS] [-r DELETES] [-s SPIN] [-H] [-K]
  *
  * Recursion: DELETES (default 1000) deletes on a hash map, each running a program
  * that deletes from a hash map itself: its inner run must be skipped, every time.
@@ -14,6 +14,11 @@
  *   "rtguard guard workers N calls N expected N runs N missed N corrupt N secs S"
  * runs + missed must equal expected; corrupt (a run found another task's mark in
  * the slot: two runs of one program interleaved on a CPU) must be 0.
+ * -K: kprobe programs instead (their guard is bpf_prog_active, which BPF syscalls
+ * raise): recursion is DELETES syscall lookups in a hash map, each hitting a kprobe on
+ * htab_map_lookup_elem inside its own map operation (every run skipped: "lookups"
+ * instead of "deletes"); in the guard part a further process pinned to CPU 0 makes
+ * BPF syscalls (array map lookups) all along ("holder lookups N" at the end).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -22,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
@@ -45,19 +51,22 @@ int main(int argc, char **argv)
 	long calls = 20000, workers = 3, deletes = 1000, spin = 200, i;
 	struct rtguard_bpf *skel;
 	pid_t hog = 0, pids[64];
-	int c, hogflag = 0, fd, err, bad = 0;
+	int c, hogflag = 0, kprobe = 0, fd, err, bad = 0;
+	pid_t holder = 0;
+	long long *hold_count;
 	double t0;
 	__u32 k = 0;
 
-	while ((c = getopt(argc, argv, "n:w:r:s:Hh")) != -1) {
+	while ((c = getopt(argc, argv, "n:w:r:s:HKh")) != -1) {
 		switch (c) {
 		case 'n': calls = atol(optarg); break;
 		case 'w': workers = atol(optarg); break;
 		case 'r': deletes = atol(optarg); break;
 		case 's': spin = atol(optarg); break;
 		case 'H': hogflag = 1; break;
+		case 'K': kprobe = 1; break;
 		default:
-			fprintf(stderr, "usage: rtguard [-n CALLS] [-w WORKERS] [-r DELETES] [-s SPIN] [-H]\n");
+			fprintf(stderr, "usage: rtguard [-n CALLS] [-w WORKERS] [-r DELETES] [-s SPIN] [-H] [-K]\n");
 			return c == 'h' ? 0 : 2;
 		}
 	}
@@ -72,6 +81,10 @@ int main(int argc, char **argv)
 	}
 	skel->rodata->target_tgid = getpid();
 	skel->rodata->spin_loops = spin;
+	bpf_program__set_autoload(skel->progs.guard_getppid, !kprobe);
+	bpf_program__set_autoload(skel->progs.rec_delete, !kprobe);
+	bpf_program__set_autoload(skel->progs.kguard_getppid, kprobe);
+	bpf_program__set_autoload(skel->progs.krec_lookup, kprobe);
 	err = rtguard_bpf__load(skel);
 	if (!err) {
 		skel->bss->rec_tgid = getpid();
@@ -85,10 +98,45 @@ int main(int argc, char **argv)
 
 	/* recursion: each delete runs rec_delete, whose own delete must be skipped */
 	fd = bpf_map__fd(skel->maps.rec_map);
-	for (i = 0; i < deletes; i++)
-		bpf_map_delete_elem(fd, &k);
-	printf("rtguard recursion deletes %ld runs %llu missed %lld\n", deletes,
-	       (unsigned long long)skel->bss->rec_runs, wl_prog_misses(bpf_program__fd(skel->progs.rec_delete)));
+	if (kprobe) {
+		__u32 v = 0;
+
+		/* the kprobe fires inside the syscall's own map operation */
+		bpf_map_update_elem(fd, &k, &v, BPF_ANY);
+		for (i = 0; i < deletes; i++)
+			bpf_map_lookup_elem(fd, &k, &v);
+	} else {
+		for (i = 0; i < deletes; i++)
+			bpf_map_delete_elem(fd, &k);
+	}
+	printf("rtguard recursion %s %ld runs %llu missed %lld\n", kprobe ? "lookups" : "deletes",
+	       deletes, (unsigned long long)skel->bss->rec_runs,
+	       wl_prog_misses(bpf_program__fd(kprobe ? skel->progs.krec_lookup :
+						  skel->progs.rec_delete)));
+
+	/* -K: a task in BPF syscalls on CPU 0 all along, its lookups counted */
+	hold_count = mmap(NULL, sizeof(*hold_count), PROT_READ | PROT_WRITE,
+			  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (hold_count == MAP_FAILED) {
+		perror("rtguard: mmap");
+		return 1;
+	}
+	*hold_count = 0;
+	if (kprobe) {
+		holder = fork();
+		if (holder == 0) {
+			int hfd = bpf_map__fd(skel->maps.hold_map);
+			__u32 zero = 0;
+			__u64 v;
+
+			wl_pin_cpu(0);
+			prctl(PR_SET_NAME, "rtguard-sys");
+			for (;;) {
+				bpf_map_lookup_elem(hfd, &zero, &v);
+				__atomic_add_fetch(hold_count, 1, __ATOMIC_RELAXED);
+			}
+		}
+	}
 
 	/* guard: workers (and a hog) sharing CPU 0 */
 	if (hogflag) {
@@ -129,10 +177,15 @@ int main(int argc, char **argv)
 		kill(hog, SIGKILL);
 		waitpid(hog, NULL, 0);
 	}
-	printf("rtguard guard workers %ld calls %ld expected %ld runs %llu missed %lld corrupt %llu secs %.2f\n",
+	if (holder > 0) {
+		kill(holder, SIGKILL);
+		waitpid(holder, NULL, 0);
+	}
+	printf("rtguard guard workers %ld calls %ld expected %ld runs %llu missed %lld corrupt %llu secs %.2f holder lookups %lld\n",
 	       workers, calls, workers * calls, (unsigned long long)skel->bss->runs,
-	       wl_prog_misses(bpf_program__fd(skel->progs.guard_getppid)), (unsigned long long)skel->bss->corrupt,
-	       now_s() - t0);
+	       wl_prog_misses(bpf_program__fd(kprobe ? skel->progs.kguard_getppid :
+						  skel->progs.guard_getppid)),
+	       (unsigned long long)skel->bss->corrupt, now_s() - t0, *hold_count);
 	rtguard_bpf__destroy(skel);
 	return bad;
 }
