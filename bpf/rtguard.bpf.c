@@ -59,39 +59,7 @@ static long spin_cb(__u64 i, void *ctx)
 
 #define NR_GETPPID	110	/* x86_64 */
 
-SEC("fentry/x64_sys_call")
-int BPF_PROG(guard_getppid, const struct pt_regs *regs, unsigned int nr)
-{
-	struct task_struct *t = (void *)bpf_get_current_task_btf();
-	__u64 me = bpf_get_current_pid_tgid();
-	struct scratch *s;
-	__u32 zero = 0;
-
-	if (nr != NR_GETPPID || !t->real_parent || t->real_parent->tgid != target_tgid)
-		return 0;
-	s = bpf_map_lookup_elem(&scratch, &zero);
-	if (!s)
-		return 0;
-	s->owner = me;
-	bpf_loop(spin_loops, spin_cb, NULL, 0);
-	if (s->owner != me)
-		__sync_fetch_and_add(&corrupt, 1);
-	__sync_fetch_and_add(&runs, 1);
-	return 0;
-}
-
-SEC("fentry/htab_map_delete_elem")
-int BPF_PROG(rec_delete, struct bpf_map *map, void *key)
-{
-	__u32 k = 1;
-
-	if ((bpf_get_current_pid_tgid() >> 32) != rec_tgid)
-		return 0;
-	__sync_fetch_and_add(&rec_runs, 1);
-	bpf_map_delete_elem(&rec_map, &k);
-	return 0;
-}
-
+/* a run of the workload's tasks: mark the slot, spin, check the mark, count */
 static int guard(__u64 *count)
 {
 	struct task_struct *t = (void *)bpf_get_current_task_btf();
@@ -109,6 +77,26 @@ static int guard(__u64 *count)
 	if (s->owner != me)
 		__sync_fetch_and_add(&corrupt, 1);
 	__sync_fetch_and_add(count, 1);
+	return 0;
+}
+
+SEC("fentry/x64_sys_call")
+int BPF_PROG(guard_getppid, const struct pt_regs *regs, unsigned int nr)
+{
+	if (nr != NR_GETPPID)
+		return 0;
+	return guard(&runs);
+}
+
+SEC("fentry/htab_map_delete_elem")
+int BPF_PROG(rec_delete, struct bpf_map *map, void *key)
+{
+	__u32 k = 1;
+
+	if ((bpf_get_current_pid_tgid() >> 32) != rec_tgid)
+		return 0;
+	__sync_fetch_and_add(&rec_runs, 1);
+	bpf_map_delete_elem(&rec_map, &k);
 	return 0;
 }
 
