@@ -545,9 +545,12 @@ sed 's/^/# /' /tmp/full.txt.err
 ok $? "--max-entries 4 with 32 concurrent sockets: map full reported, exit 3 (got $rc)"
 # a ring of 4096 B holds 30 closed records: 400 closes in one 60 s interval are all
 # delivered because the programs wake the tool up when the ring is half full (before
-# that wakeup, records past the first 30 were dropped)
+# that wakeup, records past the first 30 were dropped). Paced, each connection held
+# 10 ms: 15 records (half the ring) take ~80 ms to arrive, time for the woken tool to
+# run even in a loaded TCG guest (unpaced, a gate run with two guests per host CPU
+# dropped 90 of 400)
 start_flows /tmp/rbw.json -j --closed -i 60 --ringbuf 4096
-flowgen churn 127.0.0.1 6004 200 >/dev/null
+flowgen churn 127.0.0.1 6004 200 1 10 >/dev/null
 sleep 1
 stop_flows
 rc=$?
