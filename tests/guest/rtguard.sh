@@ -50,12 +50,12 @@ for load in none hog; do
 	h=$(kv /tmp/g.out lookups rtguard guard)
 	[ "$c" = 0 ]; ok $? "per-CPU scratch ($hook, $load): no two runs interleaved on a CPU (corrupt $c)"
 	[ -n "$e" ] && [ $((r + m)) = "$e" ]; ok $? "every getppid ($hook, $load) ran or was counted missed ($r + $m = $e)"
+	hogtxt=""
+	[ $load = hog ] && hogtxt=" and a CPU hog"
 	[ "$m" = 0 ]
 	if [ $hook = fentry ]; then
-		ok $? "no run missed ($hook, $load: 3 tasks${opt:+ and a CPU hog} on CPU 0, $m missed)"
+		ok $? "no run missed ($hook, $load: 3 tasks$hogtxt on CPU 0, $m missed)"
 	else
-		hogtxt=""
-		[ $load = hog ] && hogtxt=" and a CPU hog"
 		ok $? "no run missed ($hook, $load: 3 tasks, a task in BPF syscalls$hogtxt on CPU 0, $m missed)"
 		[ "${h:-0}" -gt 0 ]; ok $? "the BPF syscall task ran meanwhile ($h lookups)"
 	fi
