@@ -53,10 +53,11 @@ for load in none hog; do
 	hogtxt=""
 	[ $load = hog ] && hogtxt=" and a CPU hog"
 	[ "$m" = 0 ]
+	rc=$?
 	if [ $hook = fentry ]; then
-		ok $? "no run missed ($hook, $load: 3 tasks$hogtxt on CPU 0, $m missed)"
+		ok $rc "no run missed ($hook, $load: 3 tasks$hogtxt on CPU 0, $m missed)"
 	else
-		ok $? "no run missed ($hook, $load: 3 tasks, a task in BPF syscalls$hogtxt on CPU 0, $m missed)"
+		ok $rc "no run missed ($hook, $load: 3 tasks, a task in BPF syscalls$hogtxt on CPU 0, $m missed)"
 		[ "${h:-0}" -gt 0 ]; ok $? "the BPF syscall task ran meanwhile ($h lookups)"
 	fi
 done

@@ -5,14 +5,14 @@
  * BPF_PROG_TEST_RUN on that CPU (like samples/bpf/map_perf_test's HASH_PREALLOC /
  * HASH_KMALLOC cases, without a syscall per operation).
  *
- *   mapperf [-s SECONDS] [-n ITERS_PER_RUN] [-c CPUS] [-w]
+ *   mapperf [-s SECONDS] [-n ITERS_PER_RUN] [-c CPUS] [-w] [-m prealloc|dynamic]
  *
  * Prints one line per mode: "mapperf MODE cpus N iters I secs S ops_per_s X failures F"
  * where one op is one update+lookup+delete. -w (overwrite): one op is an update that
  * replaces one of 64 resident keys per CPU and a lookup that checks the new value;
  * the lines start with "mapperf-overwrite" and end with "enomem N elements E": updates
  * that failed with ENOMEM (not in F) and the map's fdinfo element count afterwards
- * (64 x CPUS when no replacement lost or leaked one).
+ * (64 x CPUS when no replacement lost or leaked one). -m: that mode only.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -78,20 +78,25 @@ int main(int argc, char **argv)
 	int cpus = sysconf(_SC_NPROCESSORS_ONLN), c, i, m;
 	struct mapperf_bpf *skel;
 	bool overwrite = false;
+	int only = -1;	/* -m: 0 prealloc, 1 dynamic */
 	struct worker *ws;
 
-	while ((c = getopt(argc, argv, "s:n:c:wh")) != -1) {
+	while ((c = getopt(argc, argv, "s:n:c:wm:h")) != -1) {
 		switch (c) {
 		case 's': secs = atof(optarg); break;
 		case 'n': iters = strtoul(optarg, NULL, 0); break;
 		case 'c': cpus = atoi(optarg); break;
 		case 'w': overwrite = true; break;
+		case 'm':
+			only = !strcmp(optarg, "dynamic") ? 1 : !strcmp(optarg, "prealloc") ? 0 : -2;
+			break;
 		default:
-			fprintf(stderr, "usage: mapperf [-s SECONDS] [-n ITERS_PER_RUN] [-c CPUS] [-w]\n");
+			fprintf(stderr, "usage: mapperf [-s SECONDS] [-n ITERS_PER_RUN] [-c CPUS] [-w] "
+				"[-m prealloc|dynamic]\n");
 			return 2;
 		}
 	}
-	if (secs <= 0 || !iters || cpus < 1) {
+	if (secs <= 0 || !iters || cpus < 1 || only == -2) {
 		fprintf(stderr, "mapperf: bad arguments\n");
 		return 2;
 	}
@@ -109,6 +114,8 @@ int main(int argc, char **argv)
 		const char *mode = m ? "dynamic" : "prealloc";
 		unsigned long long runs = 0;
 
+		if (only >= 0 && m != only)
+			continue;
 		prog_fd = bpf_program__fd(m ? skel->progs.run_dynamic : skel->progs.run_prealloc);
 		skel->bss->failures = 0;
 		skel->bss->enomem = 0;
