@@ -15,13 +15,34 @@
 #   __memcg_slab_post_alloc_hook,                memcg charging and uncharging
 #   __memcg_slab_free_hook
 #   htab_lru_map_update_elem                     (not called: a sanity line)
-# Guest only: ./run exec [--smp N] -- sh /examples/churn-profile.sh [SECONDS]
+# Guest only: ./run exec [--smp N] -- sh /examples/churn-profile.sh [SECONDS [CASE]]
+# CASE: "mapperf" (default), or an upstream htab-mem use case (overwrite,
+# batch_add_batch_del, add_del_on_diff_cpu) run by the selftests' bench with 2 pinned
+# producers; bench is built by tests/selftests-build.sh (without --no-bench):
+#   C=/var/cache/bpfmem/selftests/current/stage/selftests-bpf
+#   ./run exec --add $C --add $C/bench -- sh /examples/churn-profile.sh 2 add_del_on_diff_cpu
 # Prints "profile MODE FUNC calls N total_us T per_update_ns P" per mode and function,
 # per_update_ns being the function's time per traced htab_map_update_elem call (the
 # trace buffer may wrap: only what it holds is counted); then the mapperf lines.
 # Times are TCG guest times with the tracer's own cost included in every call: read
 # the split (which part of an op goes where), not the absolute figures.
 secs=${1:-0.5}
+case=${2:-mapperf}
+B=/usr/share/bpfmem/selftests-bpf/bench
+if [ "$case" != mapperf ] && [ ! -x $B ]; then
+	echo "churn-profile: no $B (tests/selftests-build.sh; --add its stage dir)" >&2
+	exit 1
+fi
+workload() {	# workload MODE: one run of the case, output in $T/MODE.out
+	if [ "$case" = mapperf ]; then
+		mapperf -s "$secs" -m $1
+	else
+		flag=""
+		[ $1 = prealloc ] && flag=--preallocated
+		# shellcheck disable=SC2086
+		$B -w1 -d"$secs" -a -p2 htab-mem --use-case "$case" $flag
+	fi >$T/$1.out 2>&1
+}
 TR=/sys/kernel/tracing
 T=/tmp/churn-profile
 mkdir -p $T
@@ -53,12 +74,9 @@ echo funcgraph-irqs >$TR/trace_options 2>/dev/null	# irq_work refills count too
 for mode in prealloc dynamic; do
 	echo >$TR/trace
 	echo 1 >$TR/tracing_on
-	mapperf -s "$secs" -m $mode >$T/$mode.out
+	workload $mode
 	echo 0 >$TR/tracing_on
-	ops=$(awk '$1 == "mapperf" { for (i = 1; i < NF; i++) if ($i == "iters") print $(i + 1) }' \
-		$T/$mode.out)
-	lost=$(awk '/entries-in-buffer/ { print }' $TR/trace | head -n 1)
-	echo "# $mode: ${ops:-?} ops; $lost"
+	echo "# $case $mode: $(grep -E '^mapperf|^Summary' $T/$mode.out | head -n 1)"
 	# " 1)   0.725 us    |  kfree();" and " 1) + 12.34 us   |  } /* bpf_mem_refill */"
 	awk -v mode=$mode '
 		/ us +[|]/ {
@@ -85,4 +103,4 @@ done
 echo 0 >$TR/tracing_on
 echo nop >$TR/current_tracer
 : >$TR/set_ftrace_filter
-cat $T/prealloc.out $T/dynamic.out
+grep -E '^mapperf|^Summary' $T/prealloc.out $T/dynamic.out
