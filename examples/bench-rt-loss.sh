@@ -69,6 +69,10 @@ bench_flows() {	# bench_flows HOOK LOAD
 	kill -INT $fp
 	wait $fp
 	n=$(grep -c '"type":"closed","reason":"tcp_close"' /tmp/fl.json)
+	# what else the tool accounted for: other close reasons, its drop counters
+	echo "# flows $1 $2: closed by reason: $(grep -o '"type":"closed","reason":"[a-z_]*"' \
+		/tmp/fl.json | sed 's/.*"reason":"//; s/"$//' | sort | uniq -c | tr -s ' \n' ' ');" \
+		"$(grep -o '"dropped":{[^}]*}' /tmp/fl.json | tail -n 1)"
 	row flows $1 $2 $((2 * conns)) $n $(missed_json /tmp/fl.json)
 }
 
