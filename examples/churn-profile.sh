@@ -9,12 +9,11 @@
 #   bpf_mem_refill                               refill/trim irq_work of bpf_mem_alloc
 #   alloc_bulk, free_bulk                        its slab side
 #   __free_rcu, __free_rcu_tasks_trace,          grace-period callbacks
-#   __free_by_rcu, check_free_by_rcu
+#   __free_by_rcu
 #   kmem_cache_alloc_node_noprof, kmem_cache_free, slab
 #   __kmalloc_node_noprof, kfree
 #   __memcg_slab_post_alloc_hook,                memcg charging and uncharging
 #   __memcg_slab_free_hook
-#   htab_lru_map_update_elem                     (not called: a sanity line)
 # Guest only: ./run exec [--smp N] -- sh /examples/churn-profile.sh [SECONDS [CASE]]
 # CASE: "mapperf" (default), or an upstream htab-mem use case (overwrite,
 # batch_add_batch_del, add_del_on_diff_cpu) run by the selftests' bench with 2 pinned
@@ -51,9 +50,9 @@ mkdir -p $T
 	exit 1
 }
 funcs="htab_map_update_elem htab_map_delete_elem bpf_mem_refill alloc_bulk free_bulk
-	__free_rcu __free_rcu_tasks_trace __free_by_rcu check_free_by_rcu
+	__free_rcu __free_rcu_tasks_trace __free_by_rcu
 	kmem_cache_alloc_node_noprof kmem_cache_free __kmalloc_node_noprof kfree
-	__memcg_slab_post_alloc_hook __memcg_slab_free_hook htab_lru_map_update_elem"
+	__memcg_slab_post_alloc_hook __memcg_slab_free_hook"
 echo 0 >$TR/tracing_on
 echo nop >$TR/current_tracer
 : >$TR/set_ftrace_filter
