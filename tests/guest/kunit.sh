@@ -18,6 +18,9 @@ suite != "" && /^    (not )?ok [0-9]+ / {
 }
 /^(not )?ok [0-9]+ / { suite = "" }
 ' /tmp/ktap.txt >/tmp/kunit-cases.txt
+# what the bpf_mem_alloc cases report with kunit_info() (figures, not checks)
+grep '^ *# bpf_ma_test_[a-z_]*: [a-z]' /tmp/ktap.txt | grep -v 'EXPECTATION\|ASSERTION\|pass:' |
+	sed 's/^ */# /'
 
 while IFS='|' read -r res name skipr; do
 	if [ -n "$skipr" ]; then
