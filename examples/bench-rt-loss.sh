@@ -47,6 +47,11 @@ short() {	# short STDERR OUTPUT: show both, as comment lines
 
 bench_syscalls() {	# bench_syscalls HOOK LOAD
 	local per=$((calls / ncpu)) i=0 pids="" sum ex miss
+	# empty the files here, not only in the child's redirection: with a CPU hog
+	# the child may not have run yet when wait_for reads the previous case's
+	# "Tracing" (the workload then ran before the tool attached: 0 counted)
+	: >/tmp/sc.out
+	: >/tmp/sc.err
 	bpfmem syscalls --hook $1 -c $CG -T 0 >/tmp/sc.out 2>/tmp/sc.err &
 	tp=$!
 	wait_for Tracing /tmp/sc.err $tp || echo "# syscalls did not start in 60 s: $(tr "\n" " " </tmp/sc.err)"
@@ -70,6 +75,8 @@ bench_syscalls() {	# bench_syscalls HOOK LOAD
 
 bench_flows() {	# bench_flows HOOK LOAD
 	local n miss
+	: >/tmp/fl.json	# see bench_syscalls
+	: >/tmp/fl.err
 	bpfmem flows --hook $1 -j --closed -i 1 -T 1 >/tmp/fl.json 2>/tmp/fl.err &
 	fp=$!
 	wait_for '"type":"start"' /tmp/fl.json $fp || echo "# flows did not start in 60 s: $(tr "\n" " " </tmp/fl.err)"

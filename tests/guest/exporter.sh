@@ -169,6 +169,7 @@ touch /tmp/churn.on
 cpid=$!
 j=0
 while [ $j -lt 17 ]; do	# 17 x 6 maps
+	: >/tmp/ch.txt	# not the previous holder's "ready" (wait_for in lib.sh)
 	maps-holder >/tmp/ch.txt 2>&1 &
 	p=$!
 	wait_for '^ready' /tmp/ch.txt $p

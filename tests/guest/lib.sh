@@ -33,7 +33,10 @@ kv() {	# kv FILE KEY WORD...: on the first line of FILE whose first fields are t
 		  for (i = n + 1; i < NF; i++) if ($i == key) { print $(i + 1); exit } }' "$file"
 }
 
-wait_for() {	# wait_for PATTERN FILE [PID]: until PATTERN is in FILE (or PID died), 60 s max
+# wait_for PATTERN FILE [PID]: until PATTERN is in FILE (or PID died), 60 s max.
+# FILE must not hold an earlier run's output: a background "cmd >FILE &" truncates
+# it only when the child runs, which a loaded CPU can delay past the first read.
+wait_for() {
 	local i=0
 	while ! grep -q "$1" "$2" 2>/dev/null; do
 		[ -n "$3" ] && ! kill -0 "$3" 2>/dev/null && return 1
