@@ -71,6 +71,12 @@ def ratios(a, b, key="ops"):
 
 
 cases = sorted({k[0] for k in data})
+# the kernel-to-kernel ratio: the first kernel over the second, as ./run bench --kernels
+# lists them ("base vanilla": the series over the kernel without it)
+names = list(dict.fromkeys(k for k, _ in combos))
+pair = (names[0], names[1]) if len(names) > 1 else None
+pair_label = ("patched/vanilla" if pair == ("base", "vanilla")
+              else f"{pair[0]}/{pair[1]}" if pair else None)
 summary = []
 print("bpfmem bench (TCG guest): medians over rounds, min-max in parentheses;")
 print(f"{len(rounds)} round(s), each round boots " +
@@ -92,14 +98,14 @@ for c in cases:
         if pk:
             line += f"; peak mem dyn/prealloc {spread(pk)}"
         print(line)
-    for s in sorted({s for _, s in combos}):
+    for s in sorted({s for _, s in combos}) if pair else ():
         for mode in ("prealloc", "dynamic"):
-            p, v = data.get((c, mode, "base", s)), data.get((c, mode, "vanilla", s))
+            p, v = data.get((c, mode, pair[0], s)), data.get((c, mode, pair[1], s))
             if not p or not v:
                 continue
             r = ratios(p, v)
-            line = f"    smp{s} {mode} patched/vanilla {spread(r)}"
-            summary.append({"case": c, "mode": mode, "smp": s, "ratio": "patched/vanilla",
+            line = f"    smp{s} {mode} {pair_label} {spread(r)}"
+            summary.append({"case": c, "mode": mode, "smp": s, "ratio": pair_label,
                             "median": statistics.median(r) if r else None,
                             "min": min(r) if r else None, "max": max(r) if r else None,
                             "n": len(r)})
