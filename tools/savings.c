@@ -17,8 +17,10 @@
  *   memlock  the map's fdinfo memlock
  *   cached/pending  allocator bytes (bpfmem series fdinfo lines; n/a otherwise)
  *   floor    elements x element size + bucket array (sizes from vmlinux BTF:
- *            sizeof(struct htab_elem) + round_up(key, 8) + round_up(value, 8);
- *            roundup_pow_of_two(max_entries) x sizeof(struct bucket))
+ *            sizeof(struct htab_elem) + round_up(key, 8) + round_up(value, 8),
+ *            and for --lru sizeof(struct bpf_lru_node) where the kernel keeps the
+ *            node in front of the element (series patch 18: htab_elem has no
+ *            lru_node member); roundup_pow_of_two(max_entries) x sizeof(struct bucket))
  * A churn case fills to a steady occupancy and then, on every online CPU at once, deletes
  * the oldest keys and inserts new ones (each CPU deletes keys another CPU
  * inserted); memory is sampled after every round (peak) and after a settle time.
@@ -638,6 +640,24 @@ out_free:
 
 /* ---- sizes from BTF ---- */
 
+static bool btf_has_member(const struct btf *btf, int id, const char *name)
+{
+	const struct btf_type *t = btf__type_by_id(btf, id);
+	const struct btf_member *m = btf_members(t);
+	int i;
+
+	for (i = 0; i < btf_vlen(t); i++, m++) {
+		const char *n = btf__name_by_offset(btf, m->name_off);
+
+		if (n && !strcmp(n, name))
+			return true;
+		/* lru_node sat in an anonymous union until patch 18 */
+		if ((!n || !*n) && btf_has_member(btf, btf__resolve_type(btf, m->type), name))
+			return true;
+	}
+	return false;
+}
+
 static int kernel_sizes(void)
 {
 	struct btf *btf = btf__load_vmlinux_btf();
@@ -650,6 +670,11 @@ static int kernel_sizes(void)
 	}
 	id = btf__find_by_name_kind(btf, "htab_elem", BTF_KIND_STRUCT);
 	he = id > 0 ? btf__resolve_size(btf, id) : -1;
+	if (he > 0 && env.lru && !btf_has_member(btf, id, "lru_node")) {
+		/* the LRU node is a prefix of the element (series patch 18) */
+		id = btf__find_by_name_kind(btf, "bpf_lru_node", BTF_KIND_STRUCT);
+		he = id > 0 ? he + ((btf__resolve_size(btf, id) + 7) & ~7L) : -1;
+	}
 	id = btf__find_by_name_kind(btf, "bucket", BTF_KIND_STRUCT);
 	b = id > 0 ? btf__resolve_size(btf, id) : -1;
 	btf__free(btf);

@@ -17,6 +17,8 @@
 # x64_sys_call while a second vCPU makes syscalls Oopses on an int3 that is no longer
 # in memory within seconds (workload attachloop; README "Guest harness"). Benchmarks
 # that want parallel vCPUs pass --accel tcg and attach before their load starts.
+# BPFMEM_QEMU_EXTRA: more QEMU arguments, split on spaces (./run bench --icount passes
+# "-icount shift=0,sleep=off": guest time counts instructions).
 #
 # --net tcp:127.0.0.1:HOSTPORT-:GUESTPORT: user-mode network on a virtio-net device
 # with that one forward (loopback-bound only); without it the guest has no NIC.
@@ -132,7 +134,7 @@ machine=${BPFMEM_MACHINE:-microvm,acpi=off}
 append="${BPFMEM_APPEND:+$BPFMEM_APPEND }console=ttyS0 panic=-1 reboot=t quiet loglevel=4 rcupdate.rcu_cpu_stall_timeout=60 hung_task_timeout_secs=120"
 qemu=(qemu-system-x86_64 -accel "$accel" -machine "$machine" -cpu max -smp "$smp" -m "$mem"
 	-kernel "$bz" -initrd "$work/initramfs.cpio" -append "$append"
-	-nographic -no-reboot)
+	-nographic -no-reboot ${BPFMEM_QEMU_EXTRA:-})
 # --net tcp:127.0.0.1:HOSTPORT-:GUESTPORT: QEMU user-mode networking (slirp: the guest
 # is 10.0.2.15, the host 10.0.2.2) on a virtio-net device, with that host forward.
 # Only forwards bound to 127.0.0.1 are accepted. Otherwise the guest has no NIC.
