@@ -19,7 +19,7 @@
  *   floor    elements x element size + bucket array (sizes from vmlinux BTF:
  *            sizeof(struct htab_elem) + round_up(key, 8) + round_up(value, 8),
  *            and for --lru sizeof(struct bpf_lru_node) where the kernel keeps the
- *            node in front of the element (series patch 18: htab_elem has no
+ *            node in front of the element (kernel/proposed: htab_elem has no
  *            lru_node member); roundup_pow_of_two(max_entries) x sizeof(struct bucket))
  * A churn case fills to a steady occupancy and then, on every online CPU at once, deletes
  * the oldest keys and inserts new ones (each CPU deletes keys another CPU
@@ -651,7 +651,7 @@ static bool btf_has_member(const struct btf *btf, int id, const char *name)
 
 		if (n && !strcmp(n, name))
 			return true;
-		/* lru_node sat in an anonymous union until patch 18 */
+		/* lru_node sits in an anonymous union of struct htab_elem */
 		if ((!n || !*n) && btf_has_member(btf, btf__resolve_type(btf, m->type), name))
 			return true;
 	}
@@ -671,7 +671,7 @@ static int kernel_sizes(void)
 	id = btf__find_by_name_kind(btf, "htab_elem", BTF_KIND_STRUCT);
 	he = id > 0 ? btf__resolve_size(btf, id) : -1;
 	if (he > 0 && env.lru && !btf_has_member(btf, id, "lru_node")) {
-		/* the LRU node is a prefix of the element (series patch 18) */
+		/* the LRU node is a prefix of the element (kernel/proposed) */
 		id = btf__find_by_name_kind(btf, "bpf_lru_node", BTF_KIND_STRUCT);
 		he = id > 0 ? he + ((btf__resolve_size(btf, id) + 7) & ~7L) : -1;
 	}

@@ -56,7 +56,7 @@ mode_of() {	# mode_of ID: "mode" of that map in bpfmem maps -j
 }
 [ "$(fr fr_forced forced_dynamic)" = 1 ] && [ "$(fr fr_forced force_kept)" = 0 ] &&
 	[ "$(mode_of "$(fr fr_forced id)")" = forced-dynamic ]
-ok $? "cost rule: hash 8/480 (512 B element, 512 B object) forced ($(mode_of "$(fr fr_forced id)"))"
+ok $? "cost rule: hash 8/456 (512 B element, 512 B object) forced ($(mode_of "$(fr fr_forced id)"))"
 for m in fr_kept_round fr_kept_pcpu fr_kept_small fr_kept_lru; do
 	[ "$(fr $m forced_dynamic)" = 0 ] && [ "$(fr $m force_kept)" = 1 ] &&
 		[ "$(mode_of "$(fr $m id)")" = prealloc-kept ]

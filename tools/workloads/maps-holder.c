@@ -48,8 +48,8 @@ int main(int argc, char **argv)
 		{ "mh_queue", BPF_MAP_TYPE_QUEUE, 0, 8, 32, 0, 5 },
 	};
 	struct spec force_specs[] = {
-		{ "fr_forced", BPF_MAP_TYPE_HASH, 8, 480, 1024, 0, 10 },
-		{ "fr_kept_round", BPF_MAP_TYPE_HASH, 8, 488, 1024, 0, 10 },
+		{ "fr_forced", BPF_MAP_TYPE_HASH, 8, 456, 1024, 0, 10 },
+		{ "fr_kept_round", BPF_MAP_TYPE_HASH, 8, 464, 1024, 0, 10 },
 		{ "fr_kept_pcpu", BPF_MAP_TYPE_PERCPU_HASH, 8, 8, 1024, 0, 10 },
 		{ "fr_kept_small", BPF_MAP_TYPE_HASH, 8, 8, 16, 0, 10 },
 		{ "fr_kept_lru", BPF_MAP_TYPE_LRU_HASH, 8, 8, 1024, 0, 10 },
@@ -92,7 +92,7 @@ int main(int argc, char **argv)
 		}
 		close(fd);
 	}
-	val = calloc(64, 512);	/* per-CPU values: up to 64 CPUs x 8 B; or one of 488 B */
+	val = calloc(64, 512);	/* per-CPU values: up to 64 CPUs x 8 B; or one of 464 B */
 	if (!val)
 		return 1;
 	for (i = 0; i < (size_t)nspecs; i++) {
