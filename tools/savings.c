@@ -642,10 +642,13 @@ out_free:
 
 static bool btf_has_member(const struct btf *btf, int id, const char *name)
 {
-	const struct btf_type *t = btf__type_by_id(btf, id);
-	const struct btf_member *m = btf_members(t);
+	const struct btf_type *t = id > 0 ? btf__type_by_id(btf, id) : NULL;
+	const struct btf_member *m;
 	int i;
 
+	if (!t || !btf_is_composite(t))
+		return false;
+	m = btf_members(t);
 	for (i = 0; i < btf_vlen(t); i++, m++) {
 		const char *n = btf__name_by_offset(btf, m->name_off);
 
