@@ -2,7 +2,8 @@
 # Syscall updates of BPF_F_NO_PREALLOC hash maps do not fail while memory is available
 # (series patch "bpf: hashtab: get the element before the bucket lock on syscall
 # updates"): fill fresh maps of 100k entries from user space, one update at a time and
-# with BPF_MAP_UPDATE_BATCH, on hash and per-CPU hash maps. Meant for -smp 4.
+# with BPF_MAP_UPDATE_BATCH, on hash and per-CPU hash maps; and a map filled past
+# max_entries holds exactly max_entries. Meant for -smp 4.
 # usage: enomem.sh FLAVOR
 . /tests/lib.sh
 flavor=${1:-base}
@@ -32,6 +33,26 @@ for t in hash percpu; do
 	ok $? "$t: mapfill exits 0"
 	sed 's/^/#   /' /tmp/fill.$t
 	check_fill /tmp/fill.$t $t $cnt
+done
+# a full map: with max_entries 8192 (a per-CPU count whose shares fold at 256 on
+# 4 CPUs), 9000 updates put exactly 8192 elements in and fail the other 808 with
+# E2BIG (not ENOMEM), preallocated or not
+full_fill() {	# full_fill OUTFILE TYPE
+	local m okn fail enomem el
+	for m in single batch; do
+		okn=$(f "$1" "$2" $m ok) fail=$(f "$1" "$2" $m failures)
+		enomem=$(f "$1" "$2" $m enomem) el=$(f "$1" "$2" $m elements)
+		[ "$okn" = 8192 ] && [ "$fail" = 808 ] && [ "$enomem" = 0 ] && [ "$el" = 8192 ]
+		ok $? "$2 $m, max_entries 8192: 9000 updates: $okn ok, $fail failures ($enomem ENOMEM), $el elements"
+	done
+}
+for t in hash percpu prealloc; do
+	tt=$t args="-t $t"
+	[ $t = prealloc ] && tt=hash-prealloc args=-P
+	mapfill -n 9000 -m 8192 $args >/tmp/full.$t 2>&1
+	ok $? "$tt full: mapfill exits 0"
+	sed 's/^/#   /' /tmp/full.$t
+	full_fill /tmp/full.$t $tt
 done
 # the baseline: preallocated maps never fail
 mapfill -n $n -P >/tmp/fill.pre 2>&1

@@ -11,6 +11,8 @@
  * -t lru: an LRU hash map (with BPF_F_NO_PREALLOC: the series' lazy LRU), created
  * with room to spare (2 x ENTRIES + 128 per CPU unless -m says otherwise) so that
  * nothing is evicted: every key reported written must read back.
+ * -m below ENTRIES (hash and percpu): the updates past max_entries fail with E2BIG,
+ * counted in failures.
  * -P: preallocated maps (the baseline; with kernel.bpf_force_dyn_alloc=1 a hash
  * map is forced to bpf_mem_alloc, which "forced" reports). -F: once a map exists, this task asks for
  * injected allocation failures (/proc/self/make-it-fail; failslab/fail_page_alloc
@@ -103,7 +105,9 @@ int main(int argc, char **argv)
 	}
 	if (!max)
 		max = type == BPF_MAP_TYPE_LRU_HASH ? entries * 2 + 128 * ncpus : entries;
-	if (entries < 1 || batch < 1 || ncpus < 1 || max < entries) {
+	/* a hash map smaller than ENTRIES fails the rest with E2BIG; an LRU map would evict */
+	if (entries < 1 || batch < 1 || ncpus < 1 || max < 1 ||
+	    (max < entries && type == BPF_MAP_TYPE_LRU_HASH)) {
 		fprintf(stderr, "mapfill: bad arguments\n");
 		return 2;
 	}
