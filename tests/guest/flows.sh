@@ -599,7 +599,11 @@ if command -v tcptop >/dev/null; then
 	# TIME_WAIT/CLOSE with data still unread: the client's last reads then land on a
 	# "LADDR:0" row. So: server rows and client TX equal per connection, client RX
 	# per connection <= ours, and the client's RX (with the :0 rows) equal in total.
-	bad=0 tt_crx=0 our_crx=0
+	# A record may be missing only when the tool reported missed runs (PREEMPT_RT: a
+	# close hook that found its program busy inside a lock section, issue 18); the
+	# total is then not comparable, the connections we have still are.
+	tmiss=$(missed_json /tmp/tt.json)
+	bad=0 tt_crx=0 our_crx=0 lost=0
 	while read -r tag proto la lp ra rp tx rx; do
 		for dir in c s; do
 			if [ $dir = c ]; then
@@ -614,6 +618,10 @@ if command -v tcptop >/dev/null; then
 			    /"type":"closed"/ && g("laddr") == la && g("lport") == lp && g("raddr") == ra && g("rport") == rp {
 				print int(g("rx_bytes") / 1024), int(g("tx_bytes") / 1024) }' /tmp/tt.json)
 			echo "# $l -> $r: tcptop RX_KB TX_KB '$t', bpfmem flows KB '$o'"
+			if [ -n "$t" ] && [ -z "$o" ] && [ "${tmiss:-0}" -gt 0 ]; then
+				lost=$((lost + 1))
+				continue
+			fi
 			[ -n "$t" ] && [ -n "$o" ] || { bad=1; continue; }
 			if [ $dir = s ]; then
 				[ "$t" = "$o" ] || bad=1
@@ -627,8 +635,10 @@ if command -v tcptop >/dev/null; then
 	set -- $(awk '$4 == "127.0.0.1:7000" { rx += $5; n++ } END { print rx + 0, n + 0 }' /tmp/tcptop.txt)
 	tt_crx=$1
 	echo "# client RX total: tcptop $tt_crx KB in $2 rows (each rounded down), bpfmem flows $our_crx KB"
-	[ "$tt_crx" -le "$our_crx" ] && [ "$tt_crx" -gt $((our_crx - $2)) ] || bad=1
-	ok $bad "tcptop and bpfmem flows agree per connection (KB)"
+	echo "# bpfmem flows reported ${tmiss:-?} missed runs, $lost socket records missing"
+	[ $lost -le "${tmiss:-0}" ] || bad=1
+	[ $lost -gt 0 ] || { [ "$tt_crx" -le "$our_crx" ] && [ "$tt_crx" -gt $((our_crx - $2)) ]; } || bad=1
+	ok $bad "tcptop and bpfmem flows agree per connection (KB; $lost records missing, $tmiss missed runs reported)"
 else
 	skip "tcptop side by side" "tcptop not in the guest (--add /usr/sbin/tcptop)"
 fi

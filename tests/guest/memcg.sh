@@ -2,7 +2,7 @@
 # Guest test: the series' selftest map_tests/htab_mem_memcg.c (patch 5) on its own
 # (tests/selftests-build.sh builds it as the runner htab_mem_memcg): a hash map's fdinfo
 # (memlock + alloc_cached_bytes + alloc_pending_bytes) against its own cgroup's
-# memory.stat, within one page per CPU plus one page; a per-CPU hash map's within the
+# memory.stat "kernel", within one page per CPU plus one page; a per-CPU hash map's within the
 # range the uncharged first percpu chunk leaves. Around it: the test leaves the root
 # cgroup.subtree_control as it found it and no cgroup behind.
 #   sh /tests/memcg.sh FLAVOUR
@@ -36,7 +36,7 @@ if grep -q ':SKIP: slab objects carry' /tmp/memcg.log; then
 else
 	grep -q '^test_htab_mem_memcg: htab: memcg +[0-9]* fdinfo +[0-9]* .* want [0-9]* tol [0-9]*$' \
 		/tmp/memcg.log
-	ok $? "hash map: memory.stat compared with fdinfo + 8 B per object"
+	ok $? "hash map: memory.stat \"kernel\" compared with fdinfo (exact-size objects, no memcg pointer)"
 	grep -q '^test_htab_mem_memcg: pcpu: memcg +[0-9]* fdinfo +[0-9]* .* want [0-9]*-[0-9]*$' \
 		/tmp/memcg.log
 	ok $? "per-CPU hash map: memory.stat within the explained range"

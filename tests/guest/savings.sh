@@ -38,8 +38,8 @@ check_csv() {	# check_csv FILE LABEL
 		NR > 1 && $1 == "dynamic" { n++ }
 		END { exit !(n > 0 && !bad) }' "$f"
 	ok $? "$l: every dynamic figure >= the floor (elements x element + buckets)"
-	# exact-size slab objects (series patch 13): what a dynamic map costs over the
-	# floor is memcg's 8 B per slab object, slab page rounding, and the allocator's
+	# exact-size slab objects (series patches 13, 20): what a dynamic map costs over
+	# the floor is slab page rounding, and the allocator's
 	# per-CPU caches and grace-period lists, which fdinfo reports (cached + pending;
 	# ~32 KiB on rt after a BPF fill that found a cache empty, > 10% of a 0.1% floor)
 	awk -F, 'NR > 1 && $1 == "dynamic" && ($2 == "bpf" || $2 == "user") {
@@ -62,22 +62,20 @@ check_csv /tmp/sav.csv "default shape"
 r1=$(ratio /tmp/sav.csv bpf 1)
 r100=$(ratio /tmp/sav.csv bpf 100)
 echo "# default shape: dynamic/prealloc = $r1% at 1%, $r100% at 100%"
-# a full dynamic map no longer costs more than a preallocated one beyond memcg's
-# per-object accounting (8 B per slab object, which a preallocated map, charged by
-# the page, does not pay) and the allocator's cached and pending objects, with 2% for
-# slab page rounding: 1.40x with kmalloc size classes before patch 13, 1.049x (base)
-# and 1.054x (rt) since (an 8 B header per element, as before patch 13, would add
-# 80 KiB and fail this). A fixed percentage would not follow a change of the element
-# size: kernel/proposed's 24 B smaller elements make it 1.058x / 1.064x.
+# a full dynamic map costs no more than a preallocated one, beyond the allocator's
+# cached and pending objects and 2% for slab page rounding: 1.40x with kmalloc size
+# classes before patch 13, 1.049x (base) and 1.054x (rt) with memcg's 8 B pointer per
+# slab object, 1.000x since patch 20 charges the exact-size objects itself (an 8 B
+# header per element, as before patch 13, would add 80 KiB = 5% and fail this).
 if forced /tmp/sav.csv; then
-	skip "default shape: full dynamic map <= preallocated + memcg's 8 B per object" "kernel forced the map dynamic"
+	skip "default shape: full dynamic map <= preallocated" "kernel forced the map dynamic"
 else
-	lim=$(awk -F, 'NR > 1 && $2 == "bpf" && $3 == 100 { m[$1] = $5; n = $4
+	lim=$(awk -F, 'NR > 1 && $2 == "bpf" && $3 == 100 { m[$1] = $5
 			if ($1 == "dynamic") c = $8 + $9 }
-		END { if (m["prealloc"] > 0) printf "%d", 1.02 * (m["prealloc"] + 8 * n) + c }' /tmp/sav.csv)
+		END { if (m["prealloc"] > 0) printf "%d", 1.02 * m["prealloc"] + c }' /tmp/sav.csv)
 	dyn=$(awk -F, 'NR > 1 && $1 == "dynamic" && $2 == "bpf" && $3 == 100 { print $5 }' /tmp/sav.csv)
 	[ -n "$lim" ] && [ -n "$dyn" ] && [ "$dyn" -le "$lim" ]
-	ok $? "default shape: full dynamic map is $r100% of the preallocated one ($dyn B <= $lim B: 1.02 x (preallocated + 8 B per element) + cached + pending)"
+	ok $? "default shape: full dynamic map is $r100% of the preallocated one ($dyn B <= $lim B: 1.02 x preallocated + cached + pending)"
 fi
 # the bucket array alone (16384 x 16 B) is 16% of the preallocated map here:
 # the 10% bound is checked on a shape whose floor allows it (below)

@@ -3,8 +3,8 @@
  * memshrink: fill the bpf_mem_alloc caches of many BPF_F_NO_PREALLOC hash maps from
  * BPF on every CPU (bpf/memshrink.bpf.c), apply memory pressure, and report what the
  * bpf_mem_alloc shrinker gave back: per-CPU cached objects against the low watermark
- * (debugfs bpf/mem_alloc), the memory cgroup's memory.current and slab_unreclaimable,
- * and the churn speed before and after.
+ * (debugfs bpf/mem_alloc), the memory cgroup's memory.current and kernel memory
+ * (memory.stat "kernel"), and the churn speed before and after.
  *
  *   memshrink [-m NMAPS] [-n NKEYS] [-r ROUNDS] [-p drop|reclaim|none] [-t TIMEOUT]
  *             [-w FILE]
@@ -192,7 +192,7 @@ static void print_state(const char *tag, const struct state *st)
 
 int main(int argc, char **argv)
 {
-	long long cur0, cur1, slab0, slab1;
+	long long cur0, cur1, kmem0, kmem1;
 	const char *pressure = "drop", *waitfile = NULL;
 	struct memshrink_bpf *skel;
 	struct state before, after;
@@ -272,7 +272,7 @@ int main(int argc, char **argv)
 	} while (before.pending_bytes > 0 && now() - t < timeout);
 	sleep(2);
 	cur0 = wl_cg_read("memory.current", NULL);
-	slab0 = wl_cg_read("memory.stat", "slab_unreclaimable");
+	kmem0 = wl_cg_read("memory.stat", "kernel");
 	print_state("before", &before);
 	fflush(stdout);	/* -w: the run that applies the pressure waits for this line */
 
@@ -313,10 +313,10 @@ int main(int argc, char **argv)
 	/* memcg statistics are flushed lazily */
 	sleep(2);
 	cur1 = wl_cg_read("memory.current", NULL);
-	slab1 = wl_cg_read("memory.stat", "slab_unreclaimable");
+	kmem1 = wl_cg_read("memory.stat", "kernel");
 	print_state("after", &after);
-	printf("memcg %s current_before %lld current_after %lld slab_before %lld slab_after %lld\n",
-	       wl_cgdir, cur0, cur1, slab0, slab1);
+	printf("memcg %s current_before %lld current_after %lld kmem_before %lld kmem_after %lld\n",
+	       wl_cgdir, cur0, cur1, kmem0, kmem1);
 	printf("trimmed_bytes %lld\n", before.cached_bytes - after.cached_bytes);
 
 	/* the first churn refills the caches from slab; then measure */
