@@ -648,7 +648,12 @@ start_flows /tmp/txt.out -i 10
 flowgen tcp 127.0.0.1 5000 1 5000 >/dev/null
 kill -INT $FPID
 wait $FPID
-ok $? "Ctrl-C in the middle of an interval exits 0"
+rc=$?
+# exit 3 = counts incomplete: only with missed runs reported, and only on PREEMPT_RT
+# (a close hook that found its program busy inside a lock section, issue 18)
+m=$(sed -n 's/^\([0-9]*\) events dropped (missed.*/\1/p' /tmp/txt.out | tail -n 1)
+[ $rc = 0 ] || { [ $rc = 3 ] && [ "$flavor" = rt ] && [ "${m:-0}" -gt 0 ]; }
+ok $? "Ctrl-C in the middle of an interval exits 0 (rc $rc; 3 allowed on rt with missed runs reported: ${m:-0})"
 grep -q '^PID .*RX_BYTES' /tmp/txt.out && grep -q 'tcp *127.0.0.1:5000 ' /tmp/txt.out &&
 	grep -q '^map flows .*dynamic' /tmp/txt.out
 ok $? "text output: the last interval printed (with its flows) and the map memory"
