@@ -16,10 +16,13 @@
 set -uo pipefail
 
 top=${1:-$(cd "$(dirname "$0")/../.." && pwd)}
-# host-side scripts (guest scripts run on busybox inside the guest and are not listed)
-scripts=(run .ci/run kernel/build.sh tests/selftests-build.sh tests/harness-negative.sh tests/prometheus-host.sh
-	tests/bench-smoke.sh tests/unit/check-commands.sh tools/guest/harness.sh
-	tools/plot-savings.sh skel/find-vmlinux.sh)
+# host-side scripts: every shell script of the tree, found by its #! line so that a new
+# one cannot be missed, except the guest's (tests/guest, examples, the guest's init),
+# which run on busybox inside the guest
+mapfile -t scripts < <(cd "$top" && find . -path ./.git -prune -o -path './build*' -prune -o \
+	-path ./tests/guest -prune -o -path ./examples -prune -o -type f -print |
+	sed 's|^\./||' | grep -vx 'tools/guest/init.sh' | sort |
+	while read -r f; do head -n 1 "$f" | grep -q '^#!.*\b\(ba\)\{0,1\}sh\b' && echo "$f"; done)
 # called by the kernel/selftests Makefiles, meson.build files and python scripts
 makefile_cmds="make gcc ld as ar objcopy nm flex bison bc perl pahole rsync clang-19
 	llc-19 llvm-strip-19 clang llvm-strip bpftool meson ninja ccache cpio gzip xz tar
@@ -34,6 +37,8 @@ ok() {	# ok STATUS DESCRIPTION
 	if [ "$1" = 0 ]; then echo "ok $n - $2"; else echo "not ok $n - $2"; fails=$((fails + 1)); fi
 }
 
+[ ${#scripts[@]} -ge 10 ]
+ok $? "host scripts found by their #! line: ${#scripts[@]}"
 packages=$(sed -n '/^PACKAGES="/,/"$/p' "$top/run" | tr -d '"' | sed 's/^PACKAGES=//' | tr -s ' \n' '\n' | grep .)
 [ -n "$packages" ]
 ok $? "PACKAGES list read from ./run ($(echo "$packages" | wc -l) packages)"
