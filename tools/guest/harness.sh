@@ -9,7 +9,7 @@
 #
 #   harness.sh [--kernel base|rt|debug|vanilla|vanilla-rt|PATH] [--smp N] [--mem MB]
 #              [--timeout S] [--log FILE] [--add HOST_PATH]... [--interactive]
-#              [--accel ACCEL] [--tap NAME] [--net HOSTFWD] -- CMD [ARGS...]
+#              [--accel ACCEL] [--tap NAME] [--net HOSTFWD] [--kunit] -- CMD [ARGS...]
 #
 # --accel: QEMU's -accel argument. Default tcg,thread=single: all vCPUs on one host
 # thread. Multi-threaded TCG (--accel tcg, one host thread per vCPU) runs stale
@@ -20,6 +20,8 @@
 # BPFMEM_QEMU_EXTRA: more QEMU arguments, split on spaces (./run bench --icount passes
 # "-icount shift=0,sleep=off": guest time counts instructions).
 #
+# --kunit: run the kernel's built-in KUnit suites at boot (kunit.enable=0 otherwise:
+# only tests/guest/kunit.sh reads them, and they cost every other boot 0.3-0.6 s on rt).
 # --net tcp:127.0.0.1:HOSTPORT-:GUESTPORT: user-mode network on a virtio-net device
 # with that one forward (loopback-bound only); without it the guest has no NIC.
 #
@@ -35,9 +37,10 @@ top=$(cd "$here/../.." && pwd)
 CACHE=${BPFMEM_CACHE:-/var/cache/bpfmem}
 BUILDDIR=${BPFMEM_BUILDDIR:-$top/build}
 kernel=base smp=2 mem=1024 timeout=600 log="" interactive=0 tap="" net="" accel=tcg,thread=single
+kunit=0
 adds=()
 
-usage() { sed -n '3,28p' "$0" | sed 's/^# \{0,1\}//'; }
+usage() { sed -n '3,/^set /{/^#/p}' "$0" | sed 's/^# \{0,1\}//'; }
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) kernel=$2; shift 2 ;;
@@ -48,6 +51,7 @@ while [ $# -gt 0 ]; do
 	--add) adds+=("$2"); shift 2 ;;
 	--accel) accel=$2; shift 2 ;;
 	--interactive) interactive=1; shift ;;
+	--kunit) kunit=1; shift ;;
 	--tap) tap=$2; shift 2 ;;
 	--net) net=$2; shift 2 ;;
 	-h|--help) usage; exit 0 ;;
@@ -132,6 +136,7 @@ machine=${BPFMEM_MACHINE:-microvm,acpi=off}
 # QEMU exiting 0 (no verdict); microvm has no ACPI or keyboard-controller reset, and
 # the kernel's default sequence of reboot methods never gets to the triple fault there.
 append="${BPFMEM_APPEND:+$BPFMEM_APPEND }console=ttyS0 panic=-1 reboot=t quiet loglevel=4 rcupdate.rcu_cpu_stall_timeout=60 hung_task_timeout_secs=120"
+[ "$kunit" = 1 ] || append="$append kunit.enable=0"
 qemu=(qemu-system-x86_64 -accel "$accel" -machine "$machine" -cpu max -smp "$smp" -m "$mem"
 	-kernel "$bz" -initrd "$work/initramfs.cpio" -append "$append"
 	-nographic -no-reboot ${BPFMEM_QEMU_EXTRA:-})
