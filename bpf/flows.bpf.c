@@ -102,6 +102,14 @@ struct {
  * without walking the map: how many entries it created (never decremented) and the
  * first one's key. Kprobe programs cannot use socket storage (bpf_sk_storage_get is
  * for fentry/fexit among tracing programs); they walk the map.
+ *
+ * The storage is created only in process context (send, read): creating it
+ * allocates from slab, and a program that can do that cannot run non-preemptible
+ * on PREEMPT_RT (kernel.bpf_rt_nonpreempt), where the packet paths (softirq,
+ * socket spinlock held) would then miss runs whenever a task is preempted inside
+ * one. A UDP flow a packet path creates is born "unnoted" (flow_val.unnoted) and
+ * noted at its socket's next send or read; map unnoted counts such flows per
+ * socket, and the destruction of a socket that has some walks the map.
  */
 struct sk_flows {
 	__u32 n;
@@ -127,6 +135,20 @@ struct {
 } sizes SEC(".maps");
 __u64 close_walks;		/* socket destructions that walked the whole flow map */
 __u64 sk_storage_fails;		/* socket storage not created: walks needed */
+__u64 unnoted_lost;		/* an unnoted flow not counted (map unnoted full):
+				 * every UDP socket destruction walks */
+
+/* fentry mode: sockets (by address) with UDP flows not yet noted in their storage,
+ * how many; a count may be too high (then the socket's destruction walks the map
+ * for nothing), never too low. Deleted when the socket is destroyed.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 4096);
+	__type(key, __u64);
+	__type(value, __u64);
+} unnoted SEC(".maps");
 
 /* kprobe mode only: the arguments of a send/recv until its kretprobe, per thread */
 struct call_args {
@@ -353,6 +375,35 @@ static __always_inline void note_sk_flow(struct sock *sk, struct flow_key *k)
 		f->first = *k;
 }
 
+/* a packet path created a UDP flow of @sk (fentry mode): see sk_flows */
+static __always_inline void unnoted_add(struct sock *sk)
+{
+	__u64 key = (__u64)sk, one = 1, *c;
+
+	c = bpf_map_lookup_elem(&unnoted, &key);
+	if (!c && !bpf_map_update_elem(&unnoted, &key, &one, BPF_NOEXIST))
+		return;
+	if (!c)		/* created by another cpu meanwhile, or full */
+		c = bpf_map_lookup_elem(&unnoted, &key);
+	if (c)
+		__sync_fetch_and_add(c, 1);
+	else
+		__sync_fetch_and_add(&unnoted_lost, 1);
+}
+
+/* At the destruction of @sk: must its flows be searched in the whole map? */
+static __always_inline bool unnoted_walk(struct sock *sk)
+{
+	__u64 key = (__u64)sk, *c;
+	bool walk;
+
+	c = bpf_map_lookup_elem(&unnoted, &key);
+	walk = unnoted_lost || (c && *c);
+	if (c)
+		bpf_map_delete_elem(&unnoted, &key);
+	return walk;
+}
+
 /* Adds to the flow, creating it if needed. @proc: in process context (send/recv), the
  * owner pid/comm are taken from current.
  */
@@ -375,21 +426,36 @@ static __always_inline void account(struct flow_key *k, struct sock *sk, __u64 t
 	}
 	if (!v) {
 		struct flow_val init = {};
+		bool udp = use_sk_storage && k->proto == IPPROTO_UDP;
 
 		init.first_ns = now;
 		init.sk = (__u64)sk;
+		init.unnoted = udp && !proc;
 		err = bpf_map_update_elem(&flows, k, &init, BPF_NOEXIST);
 		if (err && err != -EEXIST) {
 			drop(err == -E2BIG ? DROP_MAP_FULL : DROP_ALLOC);
 			return;
 		}
-		if (!err && use_sk_storage && k->proto == IPPROTO_UDP)
-			note_sk_flow(sk, k);
+		if (!err && udp) {
+			if (proc)
+				note_sk_flow(sk, k);
+			else
+				unnoted_add(sk);
+		}
 		v = bpf_map_lookup_elem(&flows, k);
 		if (!v) {	/* deleted in between by the socket's destruction */
 			drop(DROP_ALLOC);
 			return;
 		}
+	}
+	/* a packet path created it: note it now (see sk_flows) */
+	if (proc && use_sk_storage && v->unnoted && __sync_lock_test_and_set(&v->unnoted, 0)) {
+		__u64 key = (__u64)sk, *c;
+
+		note_sk_flow(sk, k);
+		c = bpf_map_lookup_elem(&unnoted, &key);
+		if (c)
+			__sync_fetch_and_sub(c, 1);
 	}
 	if (txb)
 		__sync_fetch_and_add(&v->tx_bytes, txb);
@@ -552,7 +618,7 @@ static __always_inline void on_udp_destroy(struct sock *sk)
 
 	if (!sk_key(sk, &k, false))
 		return;
-	if (use_sk_storage) {
+	if (use_sk_storage && !unnoted_walk(sk)) {
 		f = bpf_sk_storage_get(&sk_flows, sk, NULL, 0);
 		/* no storage: the socket never created a flow (unless creating the
 		 * storage failed once, then walk)

@@ -25,7 +25,8 @@ struct flow_val {
 	__u64 first_ns, last_ns;	/* bpf_ktime_get_ns() */
 	__u64 sk;			/* socket identity, to evict a UDP socket's flows */
 	__u32 pid;			/* first process seen in a send/recv (0: none yet) */
-	__u32 pad;
+	__u32 unnoted;			/* fentry mode, UDP: not yet in its socket's
+					 * storage (bpf/flows.bpf.c, sk_flows) */
 	char comm[FLOWS_COMM_LEN];
 };
 

@@ -9,6 +9,16 @@
  *    skipped ones (recursion_misses).
  *  - rec_delete: fentry on htab_map_delete_elem that deletes from a hash map itself:
  *    real recursion, each outer run's inner run must be skipped and counted.
+ *  - guard_udp (-U): the same on __udp_enqueue_schedule_skb, for datagrams the
+ *    workload's tasks send themselves over loopback: the program runs in the softirq
+ *    of the send (bh disabled), where on PREEMPT_RT a busy program cannot be waited
+ *    for and is skipped, unless it runs non-preemptible (kernel.bpf_rt_nonpreempt).
+ *    Its runs are the workload's sockets (SO_MARK RTGUARD_MARK), whoever current is.
+ *  - guard_pid_vnr (-M): the same on pid_vnr(), which the workload's tasks reach from
+ *    two contexts: getsid(0) (plain task context: a busy program is waited for on
+ *    PREEMPT_RT) and fcntl(F_GETOWN) (under the file owner's rwlock_t: not waited
+ *    for). A task preempted inside the program in one context makes the others, in
+ *    the other context, miss, unless it runs non-preemptible.
  * With -K the same for kprobe programs, whose guard is the per-CPU bpf_prog_active
  * that BPF syscalls raise around map operations:
  *  - kguard_getppid: kprobe on __x64_sys_getppid, as guard_getppid, while another task
@@ -59,16 +69,15 @@ static long spin_cb(__u64 i, void *ctx)
 
 #define NR_GETPPID	110	/* x86_64 */
 
-/* a run of the workload's tasks: mark the slot, spin, check the mark, count */
-static int guard(__u64 *count)
+#define RTGUARD_MARK	0x72746775	/* SO_MARK of the -U workload's sockets */
+
+/* a run: mark the slot, spin, check the mark, count */
+static __always_inline int guard_run(__u64 *count)
 {
-	struct task_struct *t = (void *)bpf_get_current_task_btf();
-	__u64 me = bpf_get_current_pid_tgid();
+	__u64 me = bpf_get_current_pid_tgid() ^ bpf_ktime_get_ns();
 	struct scratch *s;
 	__u32 zero = 0;
 
-	if (!t->real_parent || t->real_parent->tgid != target_tgid)
-		return 0;
 	s = bpf_map_lookup_elem(&scratch, &zero);
 	if (!s)
 		return 0;
@@ -80,10 +89,43 @@ static int guard(__u64 *count)
 	return 0;
 }
 
+/* a run of the workload's tasks */
+static int guard(__u64 *count)
+{
+	struct task_struct *t = (void *)bpf_get_current_task_btf();
+
+	if (!t->real_parent || t->real_parent->tgid != target_tgid)
+		return 0;
+	return guard_run(count);
+}
+
 SEC("fentry/x64_sys_call")
 int BPF_PROG(guard_getppid, const struct pt_regs *regs, unsigned int nr)
 {
 	if (nr != NR_GETPPID)
+		return 0;
+	return guard(&runs);
+}
+
+SEC("fentry/__udp_enqueue_schedule_skb")
+int BPF_PROG(guard_udp, struct sock *sk, struct sk_buff *skb)
+{
+	if (sk->sk_mark != RTGUARD_MARK)
+		return 0;
+	return guard_run(&runs);
+}
+
+#define NR_FCNTL	72	/* x86_64 */
+#define NR_GETSID	124
+
+SEC("fentry/pid_vnr")
+int BPF_PROG(guard_pid_vnr, struct pid *pid)
+{
+	struct task_struct *t = (void *)bpf_get_current_task_btf();
+	long nr = ((struct pt_regs *)bpf_task_pt_regs(t))->orig_ax;
+
+	/* only the calls of the workload's syscalls: one each */
+	if (nr != NR_GETSID && nr != NR_FCNTL)
 		return 0;
 	return guard(&runs);
 }

@@ -5,7 +5,10 @@
 #    BPF_F_NO_PREALLOC hash map load and count (the check the seeds removed);
 # 2. cyclictest under a syscall + network load, without tracers (baseline);
 # 3. the same with `bpfmem syscalls` and `bpfmem flows` attached;
-# 4. an fentry program's runs counted vs expected with tasks sharing a CPU (rtguard).
+# 4. an fentry program's runs counted vs expected with tasks sharing a CPU (rtguard);
+# 5. the same for a program hit with and without a lock held (pid_vnr from getsid
+#    and fcntl(F_GETOWN)), with and without non-preemptible runs
+#    (kernel.bpf_rt_nonpreempt, series patch 21).
 # TCG latencies are emulated time, not real-time figures: compare the runs only.
 # Machine-readable lines start with "rtdemo:"; exit status 0 only if all steps worked.
 secs=${1:-10}
@@ -112,6 +115,22 @@ if rtguard -n 20000 -w 3 -H >/tmp/rtg.out; then
 else
 	fail "rtguard"
 fi
+echo "--- events counted vs expected: the same, fentry hit with and without an rwlock held"
+# series patch 21: a program that qualifies runs non-preemptible on PREEMPT_RT. A run
+# with a lock held cannot wait for a preempted holder (patch 12), so without it runs
+# are skipped there while another task is preempted inside the program.
+np=/proc/sys/kernel/bpf_rt_nonpreempt
+for v in 0 1; do
+	if [ -w $np ] && echo $v >$np && rtguard -M -n 20000 -w 3 -H >/tmp/rtg.out; then
+		cat /tmp/rtg.out
+		awk -v v=$v '$2 == "guard" { for (i = 3; i < NF; i += 2) v2[$i] = $(i + 1)
+			printf "rtdemo: locked nonpreempt %d expected %d counted %d missed %d\n", v,
+			       v2["expected"], v2["runs"], v2["missed"] }' /tmp/rtg.out
+	else
+		fail "rtguard -M with kernel.bpf_rt_nonpreempt=$v"
+	fi
+done
+[ -w $np ] && echo 1 >$np
 echo "--- summary (TCG: emulated time, compare the two runs only)"
 cat /tmp/cycsum.baseline /tmp/cycsum.traced
 exit $rc

@@ -15,12 +15,14 @@
  *   "stats_enabled":BOOL,"programs":N,"progs":[PROG...]}    sorted by -s, at most -T
  *  PROG = {"id":N,"type":S,"name":S,"runs":N,"run_time_ns":N,"avg_ns":N|null,
  *          "cpu_pct":X,"recursion_misses":N,"runs_total":N,"run_time_ns_total":N,
- *          "recursion_misses_total":N,"map_ids":[N...],"map_memlock":N,
- *          "map_cached_bytes":N|null}
+ *          "recursion_misses_total":N,"rt_nonpreempt":0|1|null,"map_ids":[N...],
+ *          "map_memlock":N,"map_cached_bytes":N|null}
  *   (runs/run_time_ns/recursion_misses: in the interval; _total: since the program
  *   was loaded, run counts only while stats were enabled; map_memlock: the sum of
  *   the memlock of its maps, map_cached_bytes: of the allocator cached and pending
- *   bytes, null on a kernel without the bpfmem series)
+ *   bytes, null on a kernel without the bpfmem series; rt_nonpreempt: 1 if the
+ *   program runs with preemption disabled on PREEMPT_RT (series patch 21), null on
+ *   other kernels)
  */
 #include <errno.h>
 #include <getopt.h>
@@ -68,7 +70,8 @@ static void usage(FILE *f)
 		"        {\"type\":\"interval\",\"time\",\"ts\",\"interval_s\",\"stats_enabled\",\"programs\",\n"
 		"         \"progs\":[{\"id\",\"type\",\"name\",\"runs\",\"run_time_ns\",\"avg_ns\",\"cpu_pct\",\n"
 		"         \"recursion_misses\",\"runs_total\",\"run_time_ns_total\",\n"
-		"         \"recursion_misses_total\",\"map_ids\",\"map_memlock\",\"map_cached_bytes\"}]}\n"
+		"         \"recursion_misses_total\",\"rt_nonpreempt\",\"map_ids\",\"map_memlock\",\n"
+		"         \"map_cached_bytes\"}]}\n"
 		"  -v, --verbose      libbpf debug output\n"
 		"  -h, --help         this help\n");
 }
@@ -194,6 +197,7 @@ static void print_interval(const struct bpfmem_progs_sample *cur,
 			jw_uint_field(&jw, "runs_total", in->run_cnt);
 			jw_uint_field(&jw, "run_time_ns_total", in->run_time_ns);
 			jw_uint_field(&jw, "recursion_misses_total", in->recursion_misses);
+			jw_count_field(&jw, "rt_nonpreempt", r->p->rt_nonpreempt);
 			jw_name(&jw, "map_ids");
 			jw_start_array(&jw);
 			for (k = 0; k < r->p->n_maps; k++)

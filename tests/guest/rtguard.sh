@@ -12,6 +12,14 @@
 # own task's BPF syscall map operation is skipped; with a fourth task on CPU 0 making
 # BPF syscalls all along, none is missed (on PREEMPT_RT series patch 15: a program may
 # run while another task is preempted inside a syscall's map operation).
+# -M: the program (on pid_vnr) is hit from two contexts, getsid() in plain task
+# context and fcntl(F_GETOWN) under an rwlock_t, where patch 12 cannot wait: on
+# PREEMPT_RT without non-preemptible runs (kernel.bpf_rt_nonpreempt=0) runs are
+# skipped while a task is preempted inside the program (checked: the case shows the
+# problem); with them (series patch 21, the default) a program that qualifies
+# (fdinfo rt_nonpreempt 1) runs with preemption disabled and none is missed.
+# -U: the program runs in the softirq of loopback UDP sends (bh disabled).
+# The plain fentry cases run on PREEMPT_RT both ways.
 # usage: rtguard.sh FLAVOR
 . /tests/lib.sh
 flavor=${1:-base}
@@ -21,23 +29,43 @@ rt=no
 bpfmem probe 2>/dev/null | grep -q '^PREEMPT_RT: *yes' && rt=yes
 echo "# kernel $flavor, PREEMPT_RT $rt, $(grep -c ^processor /proc/cpuinfo) CPUs"
 
-for hook in fentry kprobe; do
-for load in none hog; do
+NP=/proc/sys/kernel/bpf_rt_nonpreempt
+UCALLS=5000
+[ "$flavor" = debug ] && UCALLS=2000
+# cases: HOOK MODE LOAD. MODE np: kernel.bpf_rt_nonpreempt=1 (the default: programs
+# that qualify run non-preemptible on PREEMPT_RT); wait: 0 (patch 12's run lock only).
+# Other kernels have no such switch: one mode.
+cases="fentry:wait:none fentry:wait:hog udp:np:none udp:np:hog mixed:np:none mixed:np:hog"
+cases="$cases kprobe:np:none kprobe:np:hog"
+[ $rt = yes ] && cases="$cases fentry:np:hog mixed:wait:hog"
+for c in $cases; do
+	hook=${c%%:*}
+	mode=${c#*:}
+	load=${mode#*:}
+	mode=${mode%:*}
 	opt=""
+	n=$CALLS
 	[ $load = hog ] && opt=-H
 	[ $hook = kprobe ] && opt="$opt -K"
+	[ $hook = udp ] && opt="$opt -U" && n=$UCALLS
+	[ $hook = mixed ] && opt="$opt -M"
+	if [ $rt = yes ]; then
+		np=1
+		[ $mode = wait ] && np=0
+		echo $np >$NP
+	fi
 	# shellcheck disable=SC2086
-	rtguard -n $CALLS -w 3 -s 200 $opt >/tmp/g.out 2>/tmp/g.err
-	ok $? "rtguard $hook ($load): exits 0"
+	rtguard -n $n -w 3 -s 200 $opt >/tmp/g.out 2>/tmp/g.err
+	ok $? "rtguard $hook ($mode, $load): exits 0"
 	sed 's/^/# /' /tmp/g.out /tmp/g.err
 	what=deletes
 	[ $hook = kprobe ] && what=lookups
 	d=$(kv /tmp/g.out $what rtguard recursion)
 	r=$(kv /tmp/g.out runs rtguard recursion)
 	m=$(kv /tmp/g.out missed rtguard recursion)
-	if [ $hook = fentry ]; then
+	if [ $hook != kprobe ]; then
 		[ -n "$d" ] && [ "$d" -gt 0 ] && [ "$r" = "$d" ] && [ "$m" = "$d" ]
-		ok $? "recursion ($hook, $load): $d outer runs ran ($r), each inner run skipped and counted ($m)"
+		ok $? "recursion ($hook, $mode, $load): $d outer runs ran ($r), each inner run skipped and counted ($m)"
 	else
 		# a kprobe inside the map operation of its own task's syscall
 		[ -n "$d" ] && [ "$d" -gt 0 ] && [ "$r" = 0 ] && [ "$m" = "$d" ]
@@ -48,18 +76,29 @@ for load in none hog; do
 	m=$(kv /tmp/g.out missed rtguard guard)
 	c=$(kv /tmp/g.out corrupt rtguard guard)
 	h=$(kv /tmp/g.out lookups rtguard guard)
-	[ "$c" = 0 ]; ok $? "per-CPU scratch ($hook, $load): no two runs interleaved on a CPU (corrupt $c)"
-	[ -n "$e" ] && [ $((r + m)) = "$e" ]; ok $? "every getppid ($hook, $load) ran or was counted missed ($r + $m = $e)"
+	p=$(kv /tmp/g.out nonpreempt rtguard guard)
+	[ "$c" = 0 ]; ok $? "per-CPU scratch ($hook, $mode, $load): no two runs interleaved on a CPU (corrupt $c)"
+	[ -n "$e" ] && [ $((r + m)) = "$e" ]; ok $? "every call ($hook, $mode, $load) ran or was counted missed ($r + $m = $e)"
+	want=-1
+	if [ $rt = yes ]; then
+		want=$np
+		[ $hook = kprobe ] && want=0	# not a trampoline program
+	fi
+	[ "$p" = "$want" ]; ok $? "the guard program's fdinfo rt_nonpreempt ($hook, $mode): $p, expected $want (-1: none)"
 	hogtxt=""
 	[ $load = hog ] && hogtxt=" and a CPU hog"
-	[ "$m" = 0 ]
-	rc=$?
-	if [ $hook = fentry ]; then
-		ok $rc "no run missed ($hook, $load: 3 tasks$hogtxt on CPU 0, $m missed)"
+	where="3 tasks$hogtxt on CPU 0"
+	[ $hook = udp ] && where="3 tasks$hogtxt on CPU 0, the program in the softirq of their sends"
+	[ $hook = mixed ] && where="3 tasks$hogtxt on CPU 0, the program hit with and without an rwlock_t held"
+	[ $hook = kprobe ] && where="3 tasks, a task in BPF syscalls$hogtxt on CPU 0"
+	if [ $hook = mixed ] && [ $mode = wait ]; then
+		# a run under a lock is skipped while another task is preempted inside
+		# the program: what non-preemptible runs remove
+		[ "$m" -gt 0 ]; ok $? "without non-preemptible runs runs are missed ($where: $m of $e)"
 	else
-		ok $rc "no run missed ($hook, $load: 3 tasks, a task in BPF syscalls$hogtxt on CPU 0, $m missed)"
-		[ "${h:-0}" -gt 0 ]; ok $? "the BPF syscall task ran meanwhile ($h lookups)"
+		[ "$m" = 0 ]; ok $? "no run missed ($hook, $mode, $load: $where, $m missed)"
 	fi
+	[ $hook = kprobe ] && { [ "${h:-0}" -gt 0 ]; ok $? "the BPF syscall task ran meanwhile ($h lookups)"; }
 done
-done
+[ $rt = yes ] && echo 1 >$NP
 done_testing

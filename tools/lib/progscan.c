@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "bpfmem.h"
 #include "progscan.h"
 
 int bpfmem_progs_sample(struct bpfmem_progs_sample *s)
@@ -45,6 +46,7 @@ int bpfmem_progs_sample(struct bpfmem_progs_sample *s)
 			close(fd);
 			continue;
 		}
+		r->rt_nonpreempt = bpfmem_fdinfo_value(fd, "rt_nonpreempt");
 		close(fd);
 		r->n_maps = r->info.nr_map_ids < BPFMEM_PROG_MAX_MAPS ? r->info.nr_map_ids :
 									BPFMEM_PROG_MAX_MAPS;

@@ -2,7 +2,7 @@
 /*
  * rtguard: the recursion guard of fentry programs (bpf/rtguard.bpf.c), on any kernel.
  *
- *   rtguard [-n CALLS] [-w WORKERS] [-r DELETES] [-s SPIN] [-H] [-K]
+ *   rtguard [-n CALLS] [-w WORKERS] [-r DELETES] [-s SPIN] [-H] [-K | -U | -M]
  *
  * Recursion: DELETES (default 1000) deletes on a hash map, each running a program
  * that deletes from a hash map itself: its inner run must be skipped, every time.
@@ -11,7 +11,10 @@
  * on getppid spins SPIN bpf_loop iterations (default 200) with its task in a per-CPU
  * scratch slot. Prints:
  *   "rtguard recursion deletes N runs N missed N"
- *   "rtguard guard workers N calls N expected N runs N missed N corrupt N secs S"
+ *   "rtguard guard workers N calls N expected N runs N missed N corrupt N secs S
+ *    holder lookups N nonpreempt N"
+ * nonpreempt: the guard program's rt_nonpreempt in its fdinfo (PREEMPT_RT: it runs
+ * with preemption disabled, kernel.bpf_rt_nonpreempt), -1 where the kernel has none.
  * runs + missed must equal expected; corrupt (a run found another task's mark in
  * the slot: two runs of one program interleaved on a CPU) must be 0.
  * -K: kprobe programs instead (their guard is bpf_prog_active, which BPF syscalls
@@ -19,6 +22,12 @@
  * htab_map_lookup_elem inside its own map operation (every run skipped: "lookups"
  * instead of "deletes"); in the guard part a further process pinned to CPU 0 makes
  * BPF syscalls (array map lookups) all along ("holder lookups N" at the end).
+ * -U: each worker sends CALLS 1-byte datagrams to its own loopback UDP socket (and
+ * reads them back); the guard program is on __udp_enqueue_schedule_skb, run in the
+ * softirq of each send (bh disabled), for the workers' sockets (SO_MARK).
+ * -M: workers alternate between getsid(0) and fcntl(F_GETOWN) (even and odd
+ * workers), each a call of pid_vnr(), in plain task context and under an rwlock_t;
+ * the guard program is on pid_vnr.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -28,7 +37,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <fcntl.h>
 #include <sys/prctl.h>
+#include <sys/socket.h>
+#include <netinet/in.h>
+#include <arpa/inet.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -46,18 +59,68 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+#define RTGUARD_MARK	0x72746775	/* bpf/rtguard.bpf.c */
+
+/* -U: CALLS datagrams to the worker's own loopback socket, each read back */
+static int udp_worker(long calls)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET };
+	socklen_t len = sizeof(a);
+	int s, mark = RTGUARD_MARK;
+	char b = 'x';
+	long j;
+
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	s = socket(AF_INET, SOCK_DGRAM, 0);
+	if (s < 0 || setsockopt(s, SOL_SOCKET, SO_MARK, &mark, sizeof(mark)) ||
+	    bind(s, (struct sockaddr *)&a, sizeof(a)) ||
+	    getsockname(s, (struct sockaddr *)&a, &len) ||
+	    connect(s, (struct sockaddr *)&a, sizeof(a))) {
+		perror("rtguard: udp socket");
+		return 1;
+	}
+	for (j = 0; j < calls; j++) {
+		if (send(s, &b, 1, 0) != 1 || recv(s, &b, 1, 0) != 1) {
+			perror("rtguard: udp send/recv");
+			return 1;
+		}
+	}
+	close(s);
+	return 0;
+}
+
+/* -M: CALLS getsid(0) (@owner 0) or fcntl(F_GETOWN) of a pipe it owns (@owner 1) */
+static int mixed_worker(long calls, int owner)
+{
+	int p[2];
+	long j;
+
+	if (pipe(p) || fcntl(p[0], F_SETOWN, getpid())) {
+		perror("rtguard: pipe/F_SETOWN");
+		return 1;
+	}
+	for (j = 0; j < calls; j++) {
+		if (owner ? fcntl(p[0], F_GETOWN) != getpid() : getsid(0) < 0) {
+			perror("rtguard: getsid/F_GETOWN");
+			return 1;
+		}
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	long calls = 20000, workers = 3, deletes = 1000, spin = 200, i;
 	struct rtguard_bpf *skel;
 	pid_t hog = 0, pids[64];
-	int c, hogflag = 0, kprobe = 0, fd, err, bad = 0;
+	int c, hogflag = 0, kprobe = 0, udp = 0, mixed = 0, fd, err, bad = 0;
 	pid_t holder = 0;
+	int gfd;
 	long long *hold_count;
 	double t0;
 	__u32 k = 0;
 
-	while ((c = getopt(argc, argv, "n:w:r:s:HKh")) != -1) {
+	while ((c = getopt(argc, argv, "n:w:r:s:HKUMh")) != -1) {
 		switch (c) {
 		case 'n': calls = atol(optarg); break;
 		case 'w': workers = atol(optarg); break;
@@ -65,12 +128,15 @@ int main(int argc, char **argv)
 		case 's': spin = atol(optarg); break;
 		case 'H': hogflag = 1; break;
 		case 'K': kprobe = 1; break;
+		case 'U': udp = 1; break;
+		case 'M': mixed = 1; break;
 		default:
-			fprintf(stderr, "usage: rtguard [-n CALLS] [-w WORKERS] [-r DELETES] [-s SPIN] [-H] [-K]\n");
+			fprintf(stderr, "usage: rtguard [-n CALLS] [-w WORKERS] [-r DELETES] [-s SPIN] [-H] [-K | -U | -M]\n");
 			return c == 'h' ? 0 : 2;
 		}
 	}
-	if (calls < 1 || workers < 1 || workers > 64 || deletes < 0 || spin < 0 || spin > 1000000) {
+	if (calls < 1 || workers < 1 || workers > 64 || deletes < 0 || spin < 0 || spin > 1000000 ||
+	    kprobe + udp + mixed > 1) {
 		fprintf(stderr, "rtguard: bad arguments\n");
 		return 2;
 	}
@@ -81,7 +147,9 @@ int main(int argc, char **argv)
 	}
 	skel->rodata->target_tgid = getpid();
 	skel->rodata->spin_loops = spin;
-	bpf_program__set_autoload(skel->progs.guard_getppid, !kprobe);
+	bpf_program__set_autoload(skel->progs.guard_getppid, !kprobe && !udp && !mixed);
+	bpf_program__set_autoload(skel->progs.guard_pid_vnr, mixed);
+	bpf_program__set_autoload(skel->progs.guard_udp, udp);
 	bpf_program__set_autoload(skel->progs.rec_delete, !kprobe);
 	bpf_program__set_autoload(skel->progs.kguard_getppid, kprobe);
 	bpf_program__set_autoload(skel->progs.krec_lookup, kprobe);
@@ -162,6 +230,10 @@ int main(int argc, char **argv)
 
 			wl_pin_cpu(0);
 			prctl(PR_SET_NAME, "rtguard-w");
+			if (udp)
+				_exit(udp_worker(calls));
+			if (mixed)
+				_exit(mixed_worker(calls, i & 1));
 			for (j = 0; j < calls; j++)
 				syscall(SYS_getppid);
 			_exit(0);
@@ -181,11 +253,13 @@ int main(int argc, char **argv)
 		kill(holder, SIGKILL);
 		waitpid(holder, NULL, 0);
 	}
-	printf("rtguard guard workers %ld calls %ld expected %ld runs %llu missed %lld corrupt %llu secs %.2f holder lookups %lld\n",
+	gfd = bpf_program__fd(kprobe ? skel->progs.kguard_getppid :
+			      udp ? skel->progs.guard_udp :
+			      mixed ? skel->progs.guard_pid_vnr : skel->progs.guard_getppid);
+	printf("rtguard guard workers %ld calls %ld expected %ld runs %llu missed %lld corrupt %llu secs %.2f holder lookups %lld nonpreempt %lld\n",
 	       workers, calls, workers * calls, (unsigned long long)skel->bss->runs,
-	       wl_prog_misses(bpf_program__fd(kprobe ? skel->progs.kguard_getppid :
-						  skel->progs.guard_getppid)),
-	       (unsigned long long)skel->bss->corrupt, now_s() - t0, *hold_count);
+	       wl_prog_misses(gfd), (unsigned long long)skel->bss->corrupt, now_s() - t0,
+	       *hold_count, wl_fdinfo(gfd, "rt_nonpreempt"));
 	rtguard_bpf__destroy(skel);
 	return bad;
 }

@@ -1,0 +1,43 @@
+# SPDX-License-Identifier: GPL-2.0
+# Events the tracers lose, with and without a CPU-bound competitor on every CPU
+# (examples/bench-rt-loss.sh, scaled down): `bpfmem syscalls -c` must count every
+# getppid and exit_group of its workload, `bpfmem flows --closed` a tcp_close record
+# for every socket of a TCP churn, for fentry, kprobe and tracepoint hooks, with no
+# run missed. On PREEMPT_RT the fentry programs rely on series patches 12 (runs in
+# task context wait for a preempted one) and 21 (programs that qualify, among them
+# flows' packet and teardown hooks, run non-preemptible), kprobe ones on patch 15.
+# usage: rtloss.sh FLAVOR
+. /tests/lib.sh
+flavor=${1:-base}
+CALLS=20000
+CONNS=300
+sh /examples/bench-rt-loss.sh $CALLS $CONNS >/tmp/rl.out 2>&1
+ok $? "bench-rt-loss.sh $CALLS $CONNS ran"
+sed 's/^/# /' /tmp/rl.out
+n=0
+# rows: tool hook load expected counted missed lost
+while read -r tool hook load exp cnt miss _; do
+	case $tool in syscalls|flows) ;; *) continue ;; esac
+	n=$((n + 1))
+	[ "$cnt" = "$exp" ] && [ "$miss" = 0 ]
+	ok $? "$tool $hook, competitor $load: $cnt of $exp counted, $miss missed"
+done </tmp/rl.out
+
+# PREEMPT_RT: which of flows' programs run non-preemptible (series patch 21): the
+# packet and teardown ones (from softirq and under socket locks, where a busy
+# program cannot be waited for); not the send/recv ones, which create socket
+# storage (slab) and run in plain task context, where patch 12 waits
+if [ -e /proc/sys/kernel/bpf_rt_nonpreempt ]; then
+	bpfmem flows -d 8 >/tmp/fl.out 2>/tmp/fl.err &
+	fp=$!
+	wait_for Tracing /tmp/fl.out $fp
+	bpfmem progs -j -i 1 -n 1 -T 0 >/tmp/progs.json
+	wait $fp
+	np=$(grep -o '"name":"f[ex]_[^"]*"[^}]*"rt_nonpreempt":[01n]' /tmp/progs.json |
+		sed 's/"name":"\([^"]*\)".*"rt_nonpreempt":\(.\)/\1=\2/' | sort | tr '\n' ' ')
+	echo "# flows programs, rt_nonpreempt: $np"
+	want="fe_inet_csk_des=1 fe_ip6_output=1 fe_ip_output=1 fe_skb_consume_=0 fe_tcp_v4_do_rc=1 fe_tcp_v6_do_rc=1 fe_udp_destroy_=1 fe_udp_enqueue=1 fe_udpv6_destro=1 fx_tcp_recvmsg=0 fx_tcp_sendmsg=0 fx_udp_sendmsg=0 fx_udpv6_sendms=0 "
+	[ "$np" = "$want" ]; ok $? "flows: the packet and teardown programs run non-preemptible, the send/recv ones not"
+fi
+[ $n = 10 ]; ok $? "10 cases (syscalls: fentry, kprobe, tp; flows: fentry, kprobe; without and with a competitor): $n"
+done_testing
