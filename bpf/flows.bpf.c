@@ -391,6 +391,16 @@ static __always_inline void unnoted_add(struct sock *sk)
 		__sync_fetch_and_add(&unnoted_lost, 1);
 }
 
+/* one flow of @sk fewer is unnoted */
+static __always_inline void unnoted_sub(struct sock *sk)
+{
+	__u64 key = (__u64)sk, *c;
+
+	c = bpf_map_lookup_elem(&unnoted, &key);
+	if (c)
+		__sync_fetch_and_sub(c, 1);
+}
+
 /* At the destruction of @sk: must its flows be searched in the whole map? */
 static __always_inline bool unnoted_walk(struct sock *sk)
 {
@@ -431,17 +441,18 @@ static __always_inline void account(struct flow_key *k, struct sock *sk, __u64 t
 		init.first_ns = now;
 		init.sk = (__u64)sk;
 		init.unnoted = udp && !proc;
+		/* counted before the flow exists: the count is never too low */
+		if (init.unnoted)
+			unnoted_add(sk);
 		err = bpf_map_update_elem(&flows, k, &init, BPF_NOEXIST);
+		if (err && init.unnoted)
+			unnoted_sub(sk);
 		if (err && err != -EEXIST) {
 			drop(err == -E2BIG ? DROP_MAP_FULL : DROP_ALLOC);
 			return;
 		}
-		if (!err && udp) {
-			if (proc)
-				note_sk_flow(sk, k);
-			else
-				unnoted_add(sk);
-		}
+		if (!err && udp && proc)
+			note_sk_flow(sk, k);
 		v = bpf_map_lookup_elem(&flows, k);
 		if (!v) {	/* deleted in between by the socket's destruction */
 			drop(DROP_ALLOC);
@@ -450,12 +461,8 @@ static __always_inline void account(struct flow_key *k, struct sock *sk, __u64 t
 	}
 	/* a packet path created it: note it now (see sk_flows) */
 	if (proc && use_sk_storage && v->unnoted && __sync_lock_test_and_set(&v->unnoted, 0)) {
-		__u64 key = (__u64)sk, *c;
-
 		note_sk_flow(sk, k);
-		c = bpf_map_lookup_elem(&unnoted, &key);
-		if (c)
-			__sync_fetch_and_sub(c, 1);
+		unnoted_sub(sk);
 	}
 	if (txb)
 		__sync_fetch_and_add(&v->tx_bytes, txb);

@@ -165,6 +165,8 @@ int cmd_probe(int argc, char **argv)
 	struct bpfmem_ma_totals tot;
 	struct utsname u;
 	int c, have_tot;
+	long long np;
+	char buf[32];
 
 	while ((c = getopt_long(argc, argv, "jn:k:vh", opts, NULL)) != -1) {
 		switch (c) {
@@ -210,6 +212,10 @@ int cmd_probe(int argc, char **argv)
 	series = btf && bpfmem_series_present();
 	rt = bpfmem_kernel_is_rt();
 	have_tot = series ? !bpfmem_ma_totals(&tot) : 0;
+	/* series patch 21: kernel.bpf_rt_nonpreempt, PREEMPT_RT only (-1: none) */
+	if (bpfmem_read_file("/proc/sys/kernel/bpf_rt_nonpreempt", buf, sizeof(buf)) < 0 ||
+	    bpfmem_parse_u64_line(buf, &np))
+		np = -1;
 
 	if (json) {
 		struct jw jw;
@@ -222,6 +228,7 @@ int cmd_probe(int argc, char **argv)
 		jw_bool_field(&jw, "kprobe", bpfmem_kprobe_exists(PROBE_FUNC));
 		jw_bool_field(&jw, "preempt_rt", rt);
 		jw_bool_field(&jw, "series", series);
+		jw_count_field(&jw, "rt_nonpreempt", np);
 		if (have_tot) {
 			jw_int_field(&jw, "allocators", tot.allocators);
 			jw_int_field(&jw, "cached_bytes", tot.cached_bytes);
@@ -237,6 +244,9 @@ int cmd_probe(int argc, char **argv)
 	printf("kprobe target:    %s\n", bpfmem_kprobe_exists(PROBE_FUNC) ? "yes" : "no");
 	printf("PREEMPT_RT:       %s\n", rt ? "yes" : "no");
 	printf("bpfmem series:    %s\n", series ? "yes" : "no (vanilla kernel)");
+	if (np >= 0)
+		printf("RT nonpreempt:    %s (kernel.bpf_rt_nonpreempt: fentry/fexit programs that "
+		       "qualify run non-preemptible)\n", np ? "yes" : "no");
 	if (series) {
 		if (have_tot)
 			printf("allocators:       total: allocators=%lld cached_bytes=%lld pending_bytes=%lld\n",

@@ -13,8 +13,11 @@ bpfmem probe -j | grep -q '"btf":true'; ok $? "probe -j reports BTF"
 
 if [ "$flavor" = rt ]; then
 	grep -q '^PREEMPT_RT: *yes' /tmp/probe.txt; ok $? "kernel reports PREEMPT_RT"
+	grep -q '^RT nonpreempt: *yes' /tmp/probe.txt
+	ok $? "kernel.bpf_rt_nonpreempt reported, on by default (series patch 21)"
 else
 	grep -q '^PREEMPT_RT: *no' /tmp/probe.txt; ok $? "kernel is not PREEMPT_RT"
+	! grep -q '^RT nonpreempt' /tmp/probe.txt; ok $? "no RT nonpreempt line (no kernel.bpf_rt_nonpreempt)"
 fi
 if [ "$flavor" = debug ]; then
 	dmesg | grep -q 'KernelAddressSanitizer initialized'; ok $? "KASAN is on"

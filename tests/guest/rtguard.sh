@@ -100,5 +100,21 @@ for c in $cases; do
 	fi
 	[ $hook = kprobe ] && { [ "${h:-0}" -gt 0 ]; ok $? "the BPF syscall task ran meanwhile ($h lookups)"; }
 done
+
+# which programs qualify (bpf/rtnp.bpf.c: yes_* should, no_* should not): on
+# PREEMPT_RT with the switch on, fdinfo rt_nonpreempt 1 for yes_*, 0 for no_*; with
+# it off, 0 for all; other kernels print no such line (-1)
+for v in 1 0; do
+	[ $rt = yes ] && echo $v >$NP
+	rtnp >/tmp/np.out 2>&1
+	ok $? "rtnp loads its programs (kernel.bpf_rt_nonpreempt $v)"
+	sed 's/^/# /' /tmp/np.out
+	bad=$(awk -v rt=$rt -v v=$v '$1 == "rtnp" { n++
+		want = rt == "no" ? -1 : (v == 1 && $2 ~ /^yes_/) ? 1 : 0
+		if ($3 != want) printf "%s=%s(want %d) ", $2, $3, want }
+		END { if (n != 10) printf "programs=%d(want 10)", n }' /tmp/np.out)
+	[ -z "$bad" ]; ok $? "rt_nonpreempt of each program as its name says (switch $v) $bad"
+	[ $rt = yes ] || break
+done
 [ $rt = yes ] && echo 1 >$NP
 done_testing

@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * rtnp: which fentry programs the verifier lets run non-preemptible on PREEMPT_RT
+ * (series patch 21, kernel.bpf_rt_nonpreempt; tools/workloads/rtnp.c loads them and
+ * prints their fdinfo rt_nonpreempt). Each program's name says what it should get:
+ * yes_* qualify (only helpers and maps that take raw spinlocks and allocate from
+ * bpf_mem_alloc or not at all), no_* do not (something that may sleep on
+ * PREEMPT_RT, or whose code is not known at load time).
+ */
+#include "vmlinux.h"
+#include <bpf/bpf_helpers.h>
+#include <bpf/bpf_tracing.h>
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 64);
+	__type(key, __u32);
+	__type(value, __u64);
+} hash SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_RINGBUF);
+	__uint(max_entries, 4096);
+} rb SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_SK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, __u64);
+} sks SEC(".maps");
+
+struct lpm_key {
+	__u32 prefixlen;
+	__u32 addr;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_LPM_TRIE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 16);
+	__type(key, struct lpm_key);
+	__type(value, __u64);
+} lpm SEC(".maps");
+
+struct {
+	__uint(type, BPF_MAP_TYPE_PROG_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, __u32);
+} progs SEC(".maps");
+
+struct tval {
+	struct bpf_timer t;
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(max_entries, 4);
+	__type(key, __u32);
+	__type(value, struct tval);
+} timers SEC(".maps");
+
+__u64 flags_var;	/* not a constant for the verifier */
+
+extern void bpf_rcu_read_lock(void) __ksym;
+extern void bpf_rcu_read_unlock(void) __ksym;
+
+static long cb(__u64 i, void *ctx)
+{
+	return 0;
+}
+
+SEC("fentry/tcp_close")
+int BPF_PROG(yes_hash_ringbuf_loop, struct sock *sk)
+{
+	__u32 k = bpf_get_smp_processor_id();
+	__u64 v = bpf_ktime_get_ns(), *p;
+
+	bpf_map_update_elem(&hash, &k, &v, BPF_ANY);
+	p = bpf_map_lookup_elem(&hash, &k);
+	if (p)
+		bpf_ringbuf_output(&rb, p, sizeof(*p), 0);
+	bpf_map_delete_elem(&hash, &k);
+	bpf_loop(4, cb, NULL, 0);
+	return 0;
+}
+
+SEC("fentry/tcp_close")
+int BPF_PROG(yes_sk_storage_lookup, struct sock *sk)
+{
+	__u64 *v = bpf_sk_storage_get(&sks, sk, NULL, 0);
+
+	if (v)
+		*v += 1;
+	return 0;
+}
+
+SEC("fentry/tcp_close")
+int BPF_PROG(no_sk_storage_create, struct sock *sk)
+{
+	__u64 *v = bpf_sk_storage_get(&sks, sk, NULL, BPF_SK_STORAGE_GET_F_CREATE);
+
+	if (v)
+		*v += 1;
+	return 0;
+}
+
+SEC("fentry/tcp_close")
+int BPF_PROG(no_sk_storage_var_flags, struct sock *sk)
+{
+	__u64 *v = bpf_sk_storage_get(&sks, sk, NULL, flags_var & 1);
+
+	if (v)
+		*v += 1;
+	return 0;
+}
+
+SEC("fentry/tcp_close")
+int BPF_PROG(no_lpm_trie, struct sock *sk)
+{
+	struct lpm_key k = { .prefixlen = 32, .addr = 1 };
+
+	bpf_map_lookup_elem(&lpm, &k);
+	return 0;
+}
+
+SEC("fentry/tcp_close")
+int BPF_PROG(no_kfunc, struct sock *sk)
+{
+	bpf_rcu_read_lock();
+	bpf_rcu_read_unlock();
+	return 0;
+}
+
+SEC("fentry/tcp_close")
+int BPF_PROG(no_tail_call, struct sock *sk)
+{
+	bpf_tail_call(ctx, &progs, 0);
+	return 0;
+}
+
+SEC("fentry/tcp_close")
+int BPF_PROG(no_timer_map, struct sock *sk)
+{
+	__u32 k = 0;
+
+	bpf_map_lookup_elem(&timers, &k);
+	return 0;
+}
+
+SEC("fentry/tcp_close")
+int BPF_PROG(no_send_signal, struct sock *sk)
+{
+	if (flags_var == 12345)
+		bpf_send_signal(10);
+	return 0;
+}
+
+SEC("kprobe/tcp_close")
+int BPF_KPROBE(no_kprobe)
+{
+	__u32 k = 0;
+
+	bpf_map_lookup_elem(&hash, &k);
+	return 0;
+}
+
+char LICENSE[] SEC("license") = "GPL";
