@@ -28,10 +28,11 @@ done </tmp/rl.out
 # program cannot be waited for); not the send/recv ones, which create socket
 # storage (slab) and run in plain task context, where patch 12 waits
 if [ -e /proc/sys/kernel/bpf_rt_nonpreempt ]; then
-	bpfmem flows -d 8 >/tmp/fl.out 2>/tmp/fl.err &
+	bpfmem flows >/tmp/fl.out 2>/tmp/fl.err &
 	fp=$!
 	wait_for Tracing /tmp/fl.out $fp
 	bpfmem progs -j -i 1 -n 1 -T 0 >/tmp/progs.json
+	kill -INT $fp
 	wait $fp
 	np=$(grep -o '"name":"f[ex]_[^"]*"[^}]*"rt_nonpreempt":[01n]' /tmp/progs.json |
 		sed 's/"name":"\([^"]*\)".*"rt_nonpreempt":\(.\)/\1=\2/' | sort | tr '\n' ' ')
