@@ -325,6 +325,7 @@ int cmd_progs(int argc, char **argv)
 	maps.series = bpfmem_series_present();
 	if (bpfmem_maps_open() && env.verbose)
 		bpfmem_err("no bpf_map iterator: map memory from fdinfo only");
+	a.fdinfo = b.fdinfo = env.json;	/* rt_nonpreempt: JSON only */
 	err = bpfmem_progs_sample(prev);
 	if (err) {
 		bpfmem_err("cannot list BPF programs: %s", strerror(-err));

@@ -46,7 +46,8 @@ int bpfmem_progs_sample(struct bpfmem_progs_sample *s)
 			close(fd);
 			continue;
 		}
-		r->rt_nonpreempt = bpfmem_fdinfo_value(fd, "rt_nonpreempt");
+		/* a file read per program: only for callers that show it */
+		r->rt_nonpreempt = s->fdinfo ? bpfmem_fdinfo_value(fd, "rt_nonpreempt") : -1;
 		close(fd);
 		r->n_maps = r->info.nr_map_ids < BPFMEM_PROG_MAX_MAPS ? r->info.nr_map_ids :
 									BPFMEM_PROG_MAX_MAPS;

@@ -7,6 +7,7 @@
 #ifndef BPFMEM_PROGSCAN_H
 #define BPFMEM_PROGSCAN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <bpf/bpf.h>
 
@@ -16,13 +17,15 @@ struct bpfmem_prog_row {
 	struct bpf_prog_info info;
 	__u32 map_ids[BPFMEM_PROG_MAX_MAPS];
 	__u32 n_maps;
-	int rt_nonpreempt;	/* fdinfo rt_nonpreempt (PREEMPT_RT, series patch 21), else -1 */
+	int rt_nonpreempt;	/* fdinfo rt_nonpreempt (PREEMPT_RT, series patch 21), else -1
+				 * (also when the sample did not ask for fdinfo) */
 };
 
 struct bpfmem_progs_sample {
 	struct bpfmem_prog_row *rows;
 	size_t n, cap;
 	long long errs;		/* programs that could not be read (added up) */
+	bool fdinfo;		/* set by the caller: also read rt_nonpreempt */
 };
 
 /* Fills @s (its buffer reused across calls): 0, or -errno when the walk itself
