@@ -30,6 +30,16 @@
 #
 # Exit status: the command's (0..120); 121 no verdict; 122 timeout/hang;
 # 123 harness error; 125 kernel splat.
+#
+# The verdict cannot be forged by QEMU failing or by a guest that never ran the
+# command: every boot gets a fresh random nonce that only /init knows (it reads and
+# deletes /etc/bpfmem/nonce before it runs the command, and keeps it in a shell
+# variable the command does not inherit). After the command and the dmesg scan /init
+# prints "@@bpfmem: verdict NONCE status RC" and exits through isa-debug-exit with
+# 126 for a pass (QEMU exits 253), 125 for a splat, or the command's status 1..120.
+# QEMU exits 1 on its own errors (a bad option, an unreadable kernel, no KVM), which is
+# what isa-debug-exit 0 gives: /init never sends 0, and PASS needs both code 126 and
+# the nonce line with status 0; any other code needs the nonce line that agrees.
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -39,6 +49,8 @@ BUILDDIR=${BPFMEM_BUILDDIR:-$top/build}
 kernel=base smp=2 mem=1024 timeout=600 log="" interactive=0 tap="" net="" accel=tcg,thread=single
 kunit=0
 adds=()
+# a harness error (bad arguments, no kernel image, tools not built): a failing verdict
+herr() { echo "harness: $*" >&2; echo "@@bpfmem: verdict: HARNESS ERROR: $*" >&2; exit 123; }
 
 usage() { sed -n '3,/^set /{/^#/p}' "$0" | sed 's/^# \{0,1\}//'; }
 while [ $# -gt 0 ]; do
@@ -56,11 +68,11 @@ while [ $# -gt 0 ]; do
 	--net) net=$2; shift 2 ;;
 	-h|--help) usage; exit 0 ;;
 	--) shift; break ;;
-	*) echo "harness: unknown argument '$1'" >&2; usage >&2; exit 123 ;;
+	*) usage >&2; herr "unknown argument '$1'" ;;
 	esac
 done
-[ $# -gt 0 ] || [ "$interactive" = 1 ] || { echo "harness: no command given" >&2; exit 123; }
-case "$smp" in ''|*[!0-9]*) echo "harness: bad --smp '$smp'" >&2; exit 123 ;; esac
+[ $# -gt 0 ] || [ "$interactive" = 1 ] || herr "no command given"
+case "$smp" in ''|*[!0-9]*) herr "bad --smp '$smp'" ;; esac
 
 case "$kernel" in
 base|rt|debug) bz=$CACHE/kernel/build-patched-$kernel/arch/x86/boot/bzImage ;;
@@ -68,9 +80,9 @@ vanilla) bz=$CACHE/kernel/vanilla/build-base/arch/x86/boot/bzImage ;;
 vanilla-*) bz=$CACHE/kernel/vanilla/build-${kernel#vanilla-}/arch/x86/boot/bzImage ;;
 *) bz=$kernel ;;
 esac
-[ -f "$bz" ] || { echo "harness: no kernel image $bz (build it: ./run build $kernel)" >&2; exit 123; }
+[ -f "$bz" ] && [ -r "$bz" ] || herr "no kernel image $bz (build it: ./run build $kernel)"
 for t in bpfmem workloads/guest-exit; do
-	[ -x "$BUILDDIR/tools/$t" ] || { echo "harness: $BUILDDIR/tools/$t not built" >&2; exit 123; }
+	[ -x "$BUILDDIR/tools/$t" ] || herr "$BUILDDIR/tools/$t not built"
 done
 
 work=$(mktemp -d /tmp/bpfmem-guest.XXXXXX)
@@ -80,6 +92,10 @@ mkdir -p "$root"/{bin,sbin,usr/bin,usr/sbin,etc/bpfmem,proc,sys,dev,tmp,root,tes
 cp /bin/busybox "$root/bin/busybox"
 cp "$here/init.sh" "$root/init"
 chmod +x "$root/init"
+cp "$here/splats.re" "$root/etc/bpfmem/splats.re"
+nonce=$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')
+[ ${#nonce} = 24 ] || herr "cannot read a nonce from /dev/urandom"
+echo "$nonce" >"$root/etc/bpfmem/nonce"
 # tools: the CLI, guest helpers and workloads
 for f in "$BUILDDIR"/tools/bpfmem "$BUILDDIR"/tools/workloads/*; do
 	[ -f "$f" ] && [ -x "$f" ] && cp "$f" "$root/usr/bin/"
@@ -97,7 +113,7 @@ add_file() {
 	cp -L "$src" "$root$dst"
 }
 for a in "${adds[@]}"; do
-	[ -e "$a" ] || { echo "harness: --add: no such file $a" >&2; exit 123; }
+	[ -e "$a" ] || herr "--add: no such file $a"
 	abs=$(readlink -f "$a")
 	if [ -d "$abs" ]; then
 		mkdir -p "$root/usr/share/bpfmem"
@@ -146,7 +162,7 @@ qemu=(qemu-system-x86_64 -accel "$accel" -machine "$machine" -cpu max -smp "$smp
 if [ -n "$net" ]; then
 	case "$net" in
 	tcp:127.0.0.1:[0-9]*-:[0-9]*) ;;
-	*) echo "harness: --net wants tcp:127.0.0.1:HOSTPORT-:GUESTPORT, not '$net'" >&2; exit 123 ;;
+	*) herr "--net wants tcp:127.0.0.1:HOSTPORT-:GUESTPORT, not '$net'" ;;
 	esac
 	qemu+=(-netdev "user,id=n0,hostfwd=$net" -device virtio-net-device,netdev=n0)
 else
@@ -169,7 +185,10 @@ fi
 wall=$(echo "$(date +%s.%N) - $start" | bc)
 
 # host-side scan as well: splats printed after the guest's own dmesg scan
-splat=$(grep -E 'BUG:|WARNING:|KASAN:|UBSAN:|possible recursive locking|possible circular locking|inconsistent lock state|suspicious RCU usage|RCU stall|detected stalls|Oops|general protection fault|blocked for more than|Kernel panic' "$log" | grep -v '^@@bpfmem' | head -n1)
+splat=$(grep -E -f "$here/splats.re" "$log" | grep -v '^@@bpfmem' | head -n1)
+# the guest's own word: the last verdict line with this boot's nonce
+gline=$(tr -d '\r' <"$log" | grep -E "^@@bpfmem: verdict $nonce status [0-9]+\$" | tail -n1)
+gstatus=${gline##* }
 
 verdict() {
 	printf '@@bpfmem: verdict: %s (kernel %s, %.1fs wall, log %s)\n' "$1" "$kernel" "$wall" "$log" >&2
@@ -185,14 +204,24 @@ if [ "$rc" = 124 ] || [ "$rc" = 137 ]; then
 	verdict "TIMEOUT: guest hung, killed after ${timeout}s" 1; exit 122
 elif [ "$rc" = 0 ]; then
 	verdict "NO VERDICT: QEMU exited 0 (kernel panic or poweroff before the verdict)" 1; exit 121
-elif [ $((rc & 1)) = 0 ]; then
+elif [ "$rc" = 1 ]; then
+	# QEMU's own failure (or isa-debug-exit 0, which /init never sends)
+	verdict "NO VERDICT: QEMU exited 1 (QEMU failed to start or run the guest: see log)" 1; exit 121
+elif [ $((rc & 1)) = 0 ] || [ "$rc" -gt 255 ]; then
 	verdict "NO VERDICT: QEMU failed with status $rc" 1; exit 121
 fi
 code=$((rc >> 1))
 if [ "$code" = 125 ] || [ -n "$splat" ]; then
 	verdict "KERNEL SPLAT: ${splat:-see log}" 1; exit 125
-elif [ "$code" != 0 ]; then
-	verdict "FAIL: command exited with status $code" 1; exit "$code"
+elif [ -z "$gline" ]; then
+	verdict "NO VERDICT: guest exit code $code without this boot's verdict line (the command never ran under /init)" 1
+	exit 121
+elif [ "$code" = 126 ] && [ "$gstatus" = 0 ]; then
+	verdict "PASS" 0
+	exit 0
+elif [ "$code" -ge 1 ] && [ "$code" -le 120 ] &&
+	{ [ "$gstatus" = "$code" ] || { [ "$code" = 120 ] && [ "$gstatus" -gt 120 ]; }; }; then
+	verdict "FAIL: command exited with status $gstatus" 1; exit "$code"
 fi
-verdict "PASS" 0
-exit 0
+verdict "NO VERDICT: guest exit code $code disagrees with its verdict line (status $gstatus)" 1
+exit 121
