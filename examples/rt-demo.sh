@@ -8,7 +8,7 @@
 # 4. an fentry program's runs counted vs expected with tasks sharing a CPU (rtguard);
 # 5. the same for a program hit with and without a lock held (pid_vnr from getsid
 #    and fcntl(F_GETOWN)), with and without non-preemptible runs
-#    (kernel.bpf_rt_nonpreempt, series patch 21).
+#    (kernel.bpf_rt_nonpreempt, series patch 20).
 # TCG latencies are emulated time, not real-time figures: compare the runs only.
 # Machine-readable lines start with "rtdemo:"; exit status 0 only if all steps worked.
 secs=${1:-10}
@@ -116,7 +116,7 @@ else
 	fail "rtguard"
 fi
 echo "--- events counted vs expected: the same, fentry hit with and without an rwlock held"
-# series patch 21: a program that qualifies runs non-preemptible on PREEMPT_RT. A run
+# series patch 20: a program that qualifies runs non-preemptible on PREEMPT_RT. A run
 # with a lock held cannot wait for a preempted holder (patch 12), so without it runs
 # are skipped there while another task is preempted inside the program.
 np=/proc/sys/kernel/bpf_rt_nonpreempt

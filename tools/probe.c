@@ -212,7 +212,7 @@ int cmd_probe(int argc, char **argv)
 	series = btf && bpfmem_series_present();
 	rt = bpfmem_kernel_is_rt();
 	have_tot = series ? !bpfmem_ma_totals(&tot) : 0;
-	/* series patch 21: kernel.bpf_rt_nonpreempt, PREEMPT_RT only (-1: none) */
+	/* series patch 20: kernel.bpf_rt_nonpreempt, PREEMPT_RT only (-1: none) */
 	if (bpfmem_read_file("/proc/sys/kernel/bpf_rt_nonpreempt", buf, sizeof(buf)) < 0 ||
 	    bpfmem_parse_u64_line(buf, &np))
 		np = -1;

@@ -21,7 +21,7 @@
  *   was loaded, run counts only while stats were enabled; map_memlock: the sum of
  *   the memlock of its maps, map_cached_bytes: of the allocator cached and pending
  *   bytes, null on a kernel without the bpfmem series; rt_nonpreempt: 1 if the
- *   program runs with preemption disabled on PREEMPT_RT (series patch 21), null on
+ *   program runs with preemption disabled on PREEMPT_RT (series patch 20), null on
  *   other kernels)
  */
 #include <errno.h>

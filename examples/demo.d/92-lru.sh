@@ -5,6 +5,6 @@ bpfmem savings --lru -k 16 -V 64 -e 65536 -o 1,10,100 --fill user --no-churn \
 cat /tmp/savlru.txt
 awk -F, '$2 == "user" { m[$1, $3] = $5 }
 	END { printf "LRU dynamic/preallocated: %.1f%% at 1%%, %.1f%% at 10%%, %.1f%% when full " \
-		"(exact-size slab objects charged without a per-object memcg pointer, patches 13 and 20)\n", 100 * m["dynamic", 1] / m["prealloc", 1],
+		"(exact-size slab objects charged without a per-object memcg pointer, patches 13 and 19)\n", 100 * m["dynamic", 1] / m["prealloc", 1],
 		100 * m["dynamic", 10] / m["prealloc", 10], 100 * m["dynamic", 100] / m["prealloc", 100] }' \
 	/tmp/savlru.csv

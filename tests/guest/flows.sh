@@ -170,7 +170,7 @@ sum_bytes() {
 # reported them (PREEMPT_RT, see churn below; exit status 3): per-flow checks then
 # accept counts short of the workload, or a flow whose teardown was missed, and
 # still fail on anything over it. RC: the tool's exit status. fentry: with
-# kernel.bpf_rt_nonpreempt=1 (PREEMPT_RT, series patch 21) an fentry run may not
+# kernel.bpf_rt_nonpreempt=1 (PREEMPT_RT, series patch 20) an fentry run may not
 # miss at all: the packet and teardown programs run non-preemptible, the others wait.
 relax_if_missed() {	# relax_if_missed FILE RC DESC [fentry]
 	_miss=$(missed_json "$1")

@@ -14,7 +14,7 @@ bpfmem probe -j | grep -q '"btf":true'; ok $? "probe -j reports BTF"
 if [ "$flavor" = rt ]; then
 	grep -q '^PREEMPT_RT: *yes' /tmp/probe.txt; ok $? "kernel reports PREEMPT_RT"
 	grep -q '^RT nonpreempt: *yes' /tmp/probe.txt
-	ok $? "kernel.bpf_rt_nonpreempt reported, on by default (series patch 21)"
+	ok $? "kernel.bpf_rt_nonpreempt reported, on by default (series patch 20)"
 else
 	grep -q '^PREEMPT_RT: *no' /tmp/probe.txt; ok $? "kernel is not PREEMPT_RT"
 	! grep -q '^RT nonpreempt' /tmp/probe.txt; ok $? "no RT nonpreempt line (no kernel.bpf_rt_nonpreempt)"

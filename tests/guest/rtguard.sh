@@ -16,7 +16,7 @@
 # context and fcntl(F_GETOWN) under an rwlock_t, where patch 12 cannot wait: on
 # PREEMPT_RT without non-preemptible runs (kernel.bpf_rt_nonpreempt=0) runs are
 # skipped while a task is preempted inside the program (checked: the case shows the
-# problem); with them (series patch 21, the default) a program that qualifies
+# problem); with them (series patch 20, the default) a program that qualifies
 # (fdinfo rt_nonpreempt 1) runs with preemption disabled and none is missed.
 # -U: the program runs in the softirq of loopback UDP sends (bh disabled): a
 # coverage case for non-preemptible runs there (it does not miss even without them,

@@ -23,7 +23,7 @@ while read -r tool hook load exp cnt miss _; do
 	ok $? "$tool $hook, competitor $load: $cnt of $exp counted, $miss missed"
 done </tmp/rl.out
 
-# PREEMPT_RT: which of flows' programs run non-preemptible (series patch 21): the
+# PREEMPT_RT: which of flows' programs run non-preemptible (series patch 20): the
 # packet and teardown ones (from softirq and under socket locks, where a busy
 # program cannot be waited for); not the send/recv ones, which create socket
 # storage (slab) and run in plain task context, where patch 12 waits

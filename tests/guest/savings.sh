@@ -38,7 +38,7 @@ check_csv() {	# check_csv FILE LABEL
 		NR > 1 && $1 == "dynamic" { n++ }
 		END { exit !(n > 0 && !bad) }' "$f"
 	ok $? "$l: every dynamic figure >= the floor (elements x element + buckets)"
-	# exact-size slab objects (series patches 13, 20): what a dynamic map costs over
+	# exact-size slab objects (series patches 13, 19): what a dynamic map costs over
 	# the floor is slab page rounding, and the allocator's
 	# per-CPU caches and grace-period lists, which fdinfo reports (cached + pending;
 	# ~32 KiB on rt after a BPF fill that found a cache empty, > 10% of a 0.1% floor)
@@ -65,7 +65,7 @@ echo "# default shape: dynamic/prealloc = $r1% at 1%, $r100% at 100%"
 # a full dynamic map costs no more than a preallocated one, beyond the allocator's
 # cached and pending objects and 2% for slab page rounding: 1.40x with kmalloc size
 # classes before patch 13, 1.049x (base) and 1.054x (rt) with memcg's 8 B pointer per
-# slab object, 1.000x since patch 20 charges the exact-size objects itself (an 8 B
+# slab object, 1.000x since patch 19 charges the exact-size objects itself (an 8 B
 # header per element, as before patch 13, would add 80 KiB = 5% and fail this).
 if forced /tmp/sav.csv; then
 	skip "default shape: full dynamic map <= preallocated" "kernel forced the map dynamic"

@@ -47,13 +47,13 @@ for p in none drop reclaim; do
 	[ "$pend" = 0 ]; ok $? "$p: the trimmed objects went back to slab after the grace period (pending $pend)"
 	tb=$(awk '$1 == "trimmed_bytes" { print $2 }' $T/$p)
 	# memory.stat "kernel": exact-size slab objects are charged by the allocator
-	# (series patch 20), not as slab_unreclaimable
+	# (series patch 19), not as slab_unreclaimable
 	s0=$(v $T/$p memcg kmem_before) s1=$(v $T/$p memcg kmem_after)
 	c0=$(v $T/$p memcg current_before) c1=$(v $T/$p memcg current_after)
 	echo "# $p: trimmed $tb bytes; memcg kernel $s0 -> $s1 ($((s0 - s1))), memory.current $c0 -> $c1 ($((c0 - c1)))"
 	# debug (KASAN): the same pressure drains the quarantine of the cgroup's other
 	# slab objects (the map's objects are uncharged before they reach it, without
-	# their redzones since patch 20): only the lower bound holds there
+	# their redzones since patch 19): only the lower bound holds there
 	hi=$((tb * 2 + 262144))
 	[ "$flavor" = debug ] && hi=$((tb * 8 + 4194304))
 	[ $((s0 - s1)) -ge $((tb / 2)) ] && [ $((s0 - s1)) -le $hi ]

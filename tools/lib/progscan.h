@@ -17,7 +17,7 @@ struct bpfmem_prog_row {
 	struct bpf_prog_info info;
 	__u32 map_ids[BPFMEM_PROG_MAX_MAPS];
 	__u32 n_maps;
-	int rt_nonpreempt;	/* fdinfo rt_nonpreempt (PREEMPT_RT, series patch 21), else -1
+	int rt_nonpreempt;	/* fdinfo rt_nonpreempt (PREEMPT_RT, series patch 20), else -1
 				 * (also when the sample did not ask for fdinfo) */
 };
 

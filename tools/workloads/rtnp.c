@@ -2,7 +2,7 @@
 /*
  * rtnp: loads bpf/rtnp.bpf.c (nothing is attached) and prints, per program,
  *   "rtnp NAME RT_NONPREEMPT"
- * its fdinfo rt_nonpreempt (series patch 21: 1 when it runs non-preemptible on
+ * its fdinfo rt_nonpreempt (series patch 20: 1 when it runs non-preemptible on
  * PREEMPT_RT), -1 where the kernel has no such line. Exit 1 if loading fails.
  */
 #include <errno.h>
