@@ -137,6 +137,11 @@ if [ "$print_dir" = 1 ]; then echo "$out"; exit 0; fi
 
 if [ -f "$out/.bpfmem-key" ] && [ "$(cat "$out/.bpfmem-key")" = "$key" ] &&
 	[ -f "$out/arch/x86/boot/bzImage" ] && [ -f "$out/vmlinux" ]; then
+	if [ ! -f "$out/Module.symvers" ]; then
+		# a build from before the selftests' modules: modpost writes the exports
+		stage "Module.symvers for out-of-tree modules (make modules)"
+		mk -j"$JOBS" modules >>"$out/build.log" 2>&1 || die "make modules failed; log $out/build.log"
+	fi
 	stage "up to date ($key)"
 	echo "$out"
 	exit 0
@@ -183,7 +188,9 @@ done
 [ -z "$missing" ] || die "config options that did not stick after olddefconfig:$missing"
 
 stage "building bzImage + vmlinux (make -j$JOBS; a cold build takes 11-14 min on 2 CPUs)"
-if ! mk -j"$JOBS" bzImage >"$out/build.log" 2>&1; then
+# modules: nothing is built as a module, but modpost writes Module.symvers, which the
+# selftests' out-of-tree modules (bpf_testmod.ko, tests/selftests-build.sh) link against
+if ! mk -j"$JOBS" bzImage modules >"$out/build.log" 2>&1; then
 	tail -n 40 "$out/build.log" >&2
 	die "kernel build failed; full log: $out/build.log"
 fi

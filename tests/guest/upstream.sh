@@ -1,0 +1,127 @@
+# SPDX-License-Identifier: GPL-2.0
+# Guest test: upstream's own BPF selftests test_verifier and test_progs, built unmodified
+# from the bpfmem kernel tree by tests/selftests-build.sh (passed with --add of its
+# stage directory), on the kernel this guest booted: patched or vanilla, base or rt.
+#   sh /tests/upstream.sh verifier|progs|progs-full KERNEL
+# KERNEL names the committed list of tests that fail on the VANILLA kernel of that
+# flavour, tests/upstream/SUITE-FLAVOUR.known ("NAME  # reason"), which the gate holds
+# every run to: a failure not on the list fails the test (on a patched kernel it is a
+# regression of the series; on a vanilla kernel the list is out of date), a listed test
+# that passes is reported. Prints TAP, and one summary line per suite:
+#   "# upstream test_verifier (KERNEL): N passed, N failed, N skipped".
+. /tests/lib.sh
+suite=${1:-verifier}
+kernel=${2:-base}
+flavour=${kernel#vanilla-}
+[ "$kernel" = vanilla ] && flavour=base
+dir=/usr/share/bpfmem/selftests-bpf
+known=/tests/upstream/${suite%-full}-$flavour.known
+
+# The test_progs subset of the gate: what the series touches. Hash/LRU/percpu maps and
+# their memory, timers and iteration over maps, ring buffers, local storage;
+# trampolines and attachment (fentry/fexit/fmod_ret, freplace, trampoline_count,
+# recursion, missed); and the verifier's own suite (prog_tests/verifier.c).
+# test_progs' -t matches names that contain any of these.
+PROGS_SUBSET=htab,lru,percpu_alloc,map_kptr,timer,for_each,bpf_loop,ringbuf,local_storage,\
+bpf_ma,fentry,fexit,fmod_ret,modify_return,trampoline_count,recursion,missed,verifier
+
+[ -x "$dir/test_verifier" ] && [ -x "$dir/test_progs" ] || {
+	ok 1 "test_verifier and test_progs staged in $dir (tests/selftests-build.sh, --add its stage dir)"
+	done_testing
+}
+[ -f "$known" ] || { ok 1 "list of vanilla failures $known"; done_testing; }
+
+# libbpf resolves __kconfig externs from /boot/config-$(uname -r); the modules
+# (bpf_testmod.ko & co) must be the ones built against this very kernel: both are
+# staged per kernel by selftests-build.sh, found by uname -v
+match=""
+for u in "$dir"/kconfig/*.uts; do
+	[ -f "$u" ] && [ "$(cat "$u")" = "$(uname -v)" ] && match=${u%.uts}
+done
+if [ -n "$match" ] && [ -d "$match.kmod" ]; then
+	mkdir -p /boot && cp "$match.config" "/boot/config-$(uname -r)"
+	cp "$match.kmod"/*.ko "$dir/"
+	ok 0 "kernel config and modules built for this kernel ($(basename "$match"))"
+else
+	ok 1 "no kernel config/modules staged for '$(uname -v)'; rerun tests/selftests-build.sh"
+	done_testing
+fi
+mkdir -p /sys/fs/bpf
+mount -t bpf bpffs /sys/fs/bpf 2>/dev/null
+ulimit -l unlimited 2>/dev/null
+
+# keep a test's own output from looking like a kernel splat to the harness's scan of
+# the console (real splats are in dmesg, which /init scans)
+defuse() { sed -E 's/(BUG|WARNING|KASAN|UBSAN|Oops|INFO):/\1;/g; s/Kernel panic/Kernel-panic/; s/^/#   /'; }
+
+cd "$dir" || exit 1
+t0=$(cut -d' ' -f1 /proc/uptime)
+case "$suite" in
+verifier)
+	name=test_verifier
+	./test_verifier >/tmp/up.log 2>&1
+	rc=$?
+	# "#12/p descr OK" / "#12/u descr FAIL..." (the same binary on every kernel: the
+	# number and description name a case, listed as "12/p descr")
+	sed -n -E 's/^#([0-9]+\/[up] .*) (FAIL.*)$/\1/p' /tmp/up.log | sort -u >/tmp/up.fail
+	sum=$(grep -m1 '^Summary:' /tmp/up.log)
+	passed=$(echo "$sum" | sed -n -E 's/^Summary: ([0-9]+) PASSED.*/\1/p')
+	skipped=$(echo "$sum" | sed -n -E 's/.* ([0-9]+) SKIPPED.*/\1/p')
+	failed=$(echo "$sum" | sed -n -E 's/.* ([0-9]+) FAILED.*/\1/p')
+	;;
+progs|progs-full)
+	name=test_progs
+	sel="-t $PROGS_SUBSET"
+	[ "$suite" = progs-full ] && sel=""
+	# shellcheck disable=SC2086
+	./test_progs $sel >/tmp/up.log 2>&1
+	rc=$?
+	# "#123     name:FAIL", "#123/4   name/sub:FAIL"; a test that fails only through
+	# its subtests is named by them
+	sed -n -E 's/^#[0-9]+(\/[0-9]+)? +([^ ]+):FAIL.*$/\2/p' /tmp/up.log | sort -u >/tmp/up.fail
+	sum=$(grep -m1 '^Summary:' /tmp/up.log)
+	passed=$(echo "$sum" | sed -n -E 's/^Summary: ([0-9]+)\/([0-9]+) PASSED.*/\1/p')
+	skipped=$(echo "$sum" | sed -n -E 's/.* ([0-9]+) SKIPPED.*/\1/p')
+	failed=$(echo "$sum" | sed -n -E 's/.* ([0-9]+) FAILED.*/\1/p')
+	;;
+*)
+	ok 1 "unknown suite '$suite' (verifier, progs, progs-full)"
+	done_testing ;;
+esac
+t1=$(cut -d' ' -f1 /proc/uptime)
+secs=$(awk "BEGIN { printf \"%.0f\", $t1 - $t0 }")
+if [ -z "$sum" ]; then
+	ok 1 "$name ran to its summary (exit $rc after ${secs}s)"
+	tail -n 40 /tmp/up.log | defuse
+	done_testing
+fi
+echo "# upstream $name ($kernel): $passed passed, $failed failed, $skipped skipped (${secs}s)"
+ok 0 "$name ran: $sum (exit $rc, ${secs}s)"
+
+# the known (vanilla) failures: "NAME  # reason"
+sed -E '/^#/d; s/[[:space:]]+#.*$//; /^[[:space:]]*$/d' "$known" | sort -u >/tmp/up.known
+n_new=0
+while IFS= read -r t; do
+	if grep -qxF "$t" /tmp/up.known; then
+		reason=$(grep -F "$t" "$known" | grep -m1 -F '#' | sed 's/.*#[[:space:]]*//')
+		ok 0 "$name: $t fails on vanilla too # SKIP known: $reason"
+	else
+		n_new=$((n_new + 1))
+		ok 1 "$name: $t FAILED, and it is not a known vanilla failure ($known)"
+		# its log: from its result line back to the previous result line
+		awk -v t="$t" '/^#[0-9]/ { if (hit) exit; buf = "" } { buf = buf $0 "\n" }
+			index($0, t) && /FAIL/ { hit = 1 } END { printf "%s", buf }' /tmp/up.log |
+			tail -n 40 | defuse
+	fi
+done </tmp/up.fail
+# known failures that passed here: not a failure, but the list may be stale
+comm -23 /tmp/up.known /tmp/up.fail >/tmp/up.fixed
+while IFS= read -r t; do
+	# a subset run does not run every listed test: only report those it ran
+	if grep -qF " $t:" /tmp/up.log || grep -qF "$t " /tmp/up.log; then
+		echo "# $name: listed vanilla failure passed on $kernel: $t"
+	fi
+done </tmp/up.fixed
+ok "$([ "$n_new" = 0 ] && echo 0 || echo 1)" \
+	"$name on $kernel: no failure beyond the $(wc -l </tmp/up.known) known on vanilla ($n_new new)"
+done_testing
