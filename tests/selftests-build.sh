@@ -7,12 +7,14 @@
 #
 #   tests/selftests-build.sh [--print-dir] [--no-bench]
 #
-# Output: $BPFMEM_CACHE/selftests/<key>/stage/selftests-bpf/ holds the runners, every
-# BPF object they open at run time (they want them in their cwd), htab_mem_memcg (one
-# map_tests/ test on its own, for the gate: tests/selftests/map_test_main.c) and
-# kconfig/: per built kernel (base rt debug vanilla vanilla-rt) its .config and uname -v
-# (libbpf resolves __kconfig externs from /boot/config-$(uname -r), the guest has no
-# /proc/config.gz) and NAME.kmod/, bpf_testmod.ko & co built against that kernel.
+# Output: $BPFMEM_CACHE/selftests/<key>/stage/selftests-bpf/ holds test_maps,
+# test_lru_map, the BPF objects test_maps opens at run time (it wants them in its cwd),
+# htab_mem_memcg (one map_tests/ test on its own, for the gate:
+# tests/selftests/map_test_main.c); .../stage/upstream-bpf/ test_progs, test_verifier
+# and every BPF object. Both have kconfig/: per built kernel (base rt debug vanilla
+# vanilla-rt) its .config and uname -v (libbpf resolves __kconfig externs from
+# /boot/config-$(uname -r), the guest has no /proc/config.gz); upstream-bpf/kconfig/
+# also NAME.kmod/, bpf_testmod.ko & co built against that kernel.
 # $BPFMEM_CACHE/selftests/current is a symlink to the newest <key>; guest tests pass
 #   --add $BPFMEM_CACHE/selftests/current/stage/selftests-bpf          (the directory)
 #   --add $BPFMEM_CACHE/selftests/current/stage/selftests-bpf/test_maps (its shared libs)
@@ -96,14 +98,17 @@ key=$( { echo "$src_key $btf_key $btf_src bench=$bench $CLANG"; cat "$0" "$here/
 	sha256sum | cut -c1-16)
 out=$ROOT/$key
 st=$out/stage/selftests-bpf
+up=$out/stage/upstream-bpf
 
 # The selftests' kernel modules (bpf_testmod.ko, bpf_test_no_cfi.ko,
 # bpf_test_modorder_[xy].ko) built against one kernel build: a module's BTF and
 # vermagic must be that kernel's, so each kernel gets its own, kept until its build
 # key changes.
 build_kmods() {	# build_kmods NAME KBUILD_DIR
-	local name=$1 kb=$2 key m dst=$st/kconfig/$1.kmod
-	key=$(cat "$kb/.bpfmem-key" 2>/dev/null) || return 0
+	local name=$1 kb=$2 key m dst=$up/kconfig/$1.kmod
+	# the build's key and its vmlinux (a relink changes uname -v and may change BTF)
+	key=$(cat "$kb/.bpfmem-key" "$kb/include/generated/utsversion.h" 2>/dev/null | sha256sum | cut -c1-16)
+	[ -f "$kb/.bpfmem-key" ] || return 0
 	[ "$(cat "$dst/.key" 2>/dev/null)" = "$key" ] && return 0
 	rm -rf "$dst" "$out/kmod-$name"
 	mkdir -p "$dst" "$out/kmod-$name"
@@ -120,11 +125,11 @@ build_kmods() {	# build_kmods NAME KBUILD_DIR
 refresh_kconfigs() {	# the guest test picks the one whose uname -v matches
 	local k d kmods
 	kmods=$(mktemp -d)
-	[ -d "$st/kconfig" ] && find "$st/kconfig" -maxdepth 1 -name '*.kmod' -exec mv {} "$kmods/" \;
-	rm -rf "$st/kconfig"
-	mkdir -p "$st/kconfig"
-	mv "$kmods"/*.kmod "$st/kconfig/" 2>/dev/null || true
-	rmdir "$kmods" 2>/dev/null || rm -rf "$kmods"
+	[ -d "$up/kconfig" ] && find "$up/kconfig" -maxdepth 1 -name '*.kmod' -exec mv {} "$kmods/" \;
+	rm -rf "$st/kconfig" "$up/kconfig"
+	mkdir -p "$st/kconfig" "$up/kconfig"
+	mv "$kmods"/*.kmod "$up/kconfig/" 2>/dev/null || true
+	rm -rf "$kmods"
 	for k in base rt debug vanilla vanilla-rt; do
 		case "$k" in
 		vanilla) d=$KROOT/vanilla/build-base ;;
@@ -135,6 +140,7 @@ refresh_kconfigs() {	# the guest test picks the one whose uname -v matches
 		cp "$d/.config" "$st/kconfig/$k.config"
 		sed -n 's/^#define UTS_VERSION "\(.*\)"$/\1/p' "$d/include/generated/utsversion.h" \
 			>"$st/kconfig/$k.uts"
+		cp "$st/kconfig/$k.config" "$st/kconfig/$k.uts" "$up/kconfig/"
 		[ -f "$d/vmlinux" ] && stage "modules for $k" && build_kmods "$k" "$d"
 	done
 	return 0
@@ -142,7 +148,7 @@ refresh_kconfigs() {	# the guest test picks the one whose uname -v matches
 finish() {
 	refresh_kconfigs
 	ln -sfn "$key" "$ROOT/current"
-	stage "done: $st ($(ls "$st" | grep -vc kconfig) files)"
+	stage "done: $st ($(ls "$st" | grep -vc kconfig) files), $up ($(ls "$up" | grep -vc kconfig) files)"
 	[ "$print_dir" = 0 ] || echo "$st"
 	exit 0
 }
@@ -154,8 +160,8 @@ fi
 
 # an unfinished build of the same key is continued: git archive gives every file its
 # commit's time, so make keeps what that build compiled
-rm -rf "$st"
-mkdir -p "$out/src" "$out/out" "$st"
+rm -rf "$st" "$up"
+mkdir -p "$out/src" "$out/out" "$st" "$up"
 stage "snapshot of the tree (git archive ${commit:0:12})"
 git -C "$TREE" archive "$commit" tools scripts include kernel/bpf arch/x86/include Makefile |
 	tar -x -C "$out/src"
@@ -182,7 +188,7 @@ for t in "$sdir"/prog_tests/*.c; do
 	done
 done
 while read -r l; do echo "selftests-build.sh: test_progs built without $l" >&2; done <"$out/dropped-tests.txt"
-cp "$out/dropped-tests.txt" "$st/"
+cp "$out/dropped-tests.txt" "$up/"
 
 mk() {
 	nice make -C "$sdir" -j"$JOBS" OUTPUT="$O" VMLINUX_BTF="$out/vmlinux.btf" \
@@ -196,14 +202,24 @@ stage "test_progs + test_verifier: libbpf, bpftool, $(ls "$sdir"/progs/*.c | wc 
 mk "$O/test_progs" "$O/test_verifier"
 stage "test_maps, test_lru_map: runners"
 mk "$O/test_maps" "$O/test_lru_map"
-# what the runners open at run time, from their cwd: BPF objects, helper binaries
-for f in test_progs test_verifier test_maps test_lru_map urandom_read liburandom_read.so \
-	uprobe_multi xdp_synproxy sign-file; do
-	[ -e "$O/$f" ] && cp "$O/$f" "$st/"
+# what the runners open at run time, from their cwd: BPF objects, helper binaries.
+# Two stages: selftests-bpf (test_maps, test_lru_map and the objects test_maps opens,
+# small: several gate tests boot with it) and upstream-bpf (test_progs, test_verifier
+# and every object, ~110 MB). Binaries without their debug info.
+for f in test_maps test_lru_map; do
+	strip --strip-debug -o "$st/$f" "$O/$f"
 done
-cp "$O"/*.bpf.o "$st/"
-mkdir -p "$st/progs"
-cp "$sdir"/progs/btf_dump_test_case_*.c "$st/progs/"
+for n in $(grep -hoE '"(\./)?[A-Za-z0-9_]+\.bpf\.o"' "$sdir"/test_maps.c "$sdir"/map_tests/*.c |
+	sed -E 's/^"(\.\/)?//; s/"$//' | sort -u); do
+	cp "$O/$n" "$st/"
+done
+for f in test_progs test_verifier urandom_read liburandom_read.so uprobe_multi xdp_synproxy \
+	sign-file; do
+	[ -e "$O/$f" ] && strip --strip-debug -o "$up/$f" "$O/$f" && chmod +x "$up/$f"
+done
+cp "$O"/*.bpf.o "$up/"
+mkdir -p "$up/progs"
+cp "$sdir"/progs/btf_dump_test_case_*.c "$up/progs/"
 cp -r "$sdir/bpf_testmod" "$sdir"/bpf_test_no_cfi "$sdir"/bpf_test_modorder_x \
 	"$sdir"/bpf_test_modorder_y "$out/" 2>/dev/null || true
 # the series' memcg test alone (test_maps runs it only with everything else): the
