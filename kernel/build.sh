@@ -140,7 +140,7 @@ if [ -f "$out/.bpfmem-key" ] && [ "$(cat "$out/.bpfmem-key")" = "$key" ] &&
 	if [ ! -f "$out/Module.symvers" ]; then
 		# a build from before the selftests' modules: modpost writes the exports
 		stage "Module.symvers for out-of-tree modules (make modules)"
-		mk -j"$JOBS" modules >>"$out/build.log" 2>&1 || die "make modules failed; log $out/build.log"
+		mk -j"$JOBS" bzImage modules >>"$out/build.log" 2>&1 || die "make modules failed; log $out/build.log"
 	fi
 	stage "up to date ($key)"
 	echo "$out"
