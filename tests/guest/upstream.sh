@@ -19,11 +19,12 @@ known=/tests/upstream/${suite%-full}-$flavour.known
 
 # The test_progs subset of the gate: what the series touches. Hash/LRU/percpu maps and
 # their memory, timers and iteration over maps, ring buffers, local storage;
-# trampolines and attachment (fentry/fexit/fmod_ret, freplace, trampoline_count,
-# recursion, missed); and the verifier's own suite (prog_tests/verifier.c).
+# trampolines and attachment (fentry/fexit, fmod_ret in modify_return, freplace in
+# fexit_bpf2bpf, trampoline_count, recursion, missed); and the verifier's own suite
+# (prog_tests/verifier.c).
 # test_progs' -t matches names that contain any of these.
 PROGS_SUBSET=htab,lru,percpu_alloc,map_kptr,timer,for_each,bpf_loop,ringbuf,local_storage,\
-bpf_ma,fentry,fexit,fmod_ret,modify_return,trampoline_count,recursion,missed,verifier
+bpf_ma,fentry,fexit,modify_return,trampoline_count,recursion,missed,verifier
 
 [ -x "$dir/test_verifier" ] && [ -x "$dir/test_progs" ] || {
 	ok 1 "test_verifier and test_progs staged in $dir (tests/selftests-build.sh, --add its stage dir)"
@@ -69,10 +70,12 @@ verifier)
 	# "#12/p descr OK" / "#12/u descr FAIL..." (the same binary on every kernel: the
 	# number and description name a case, listed as "12/p descr")
 	sed -n -E 's/^#([0-9]+\/[up] .*) (FAIL.*)$/\1/p' /tmp/up.log | sort -u >/tmp/up.fail
-	sum=$(grep -m1 '^Summary:' /tmp/up.log)
-	passed=$(echo "$sum" | sed -n -E 's/^Summary: ([0-9]+) PASSED.*/\1/p')
-	skipped=$(echo "$sum" | sed -n -E 's/.* ([0-9]+) SKIPPED.*/\1/p')
-	failed=$(echo "$sum" | sed -n -E 's/.* ([0-9]+) FAILED.*/\1/p')
+	# the runner really ran: every case 0..N printed its privileged result
+	sed -n -E 's/^#([0-9]+)\/p .*/\1/p' /tmp/up.log | sort -un >/tmp/up.ran
+	ran=$(wc -l </tmp/up.ran)
+	last=$(tail -n 1 /tmp/up.ran)
+	[ "$ran" -gt 0 ] && [ "$last" = $((ran - 1)) ]
+	ok $? "$name ran every case it has, 0..$last, privileged ($ran)"
 	;;
 progs|progs-full)
 	name=test_progs
@@ -84,15 +87,26 @@ progs|progs-full)
 	# "#123     name:FAIL", "#123/4   name/sub name:FAIL" (a subtest's name may have
 	# spaces and colons)
 	sed -n -E 's/^#[0-9]+(\/[0-9]+)? +(.+):FAIL$/\2/p' /tmp/up.log | sort -u >/tmp/up.fail
-	sum=$(grep -m1 '^Summary:' /tmp/up.log)
-	passed=$(echo "$sum" | sed -n -E 's/^Summary: ([0-9]+)\/([0-9]+) PASSED.*/\1/p')
-	skipped=$(echo "$sum" | sed -n -E 's/.* ([0-9]+) SKIPPED.*/\1/p')
-	failed=$(echo "$sum" | sed -n -E 's/.* ([0-9]+) FAILED.*/\1/p')
+	# the runner really ran: every name of the subset matched a test that reported
+	sed -n -E 's/^#[0-9]+ +([^ /]+):(OK|FAIL|SKIP).*/\1/p' /tmp/up.log | sort -u >/tmp/up.ran
+	missing=""
+	if [ -n "$sel" ]; then
+		for t in $(echo "$PROGS_SUBSET" | tr ',' ' '); do
+			grep -qF "$t" /tmp/up.ran || missing="$missing $t"
+		done
+	fi
+	[ -s /tmp/up.ran ] && [ -z "$missing" ]
+	ok $? "$name ran $(wc -l </tmp/up.ran) tests, some for every name of the subset${missing:+ (none for:$missing)}"
 	;;
 *)
 	ok 1 "unknown suite '$suite' (verifier, progs, progs-full)"
 	done_testing ;;
 esac
+# "Summary: 775 PASSED, 0 SKIPPED, 15 FAILED" (test_progs: "109/1775 PASSED, ...")
+sum=$(grep -m1 '^Summary:' /tmp/up.log)
+passed=$(echo "$sum" | sed -n -E 's/^Summary: ([0-9]+)(\/[0-9]+)? PASSED.*/\1/p')
+skipped=$(echo "$sum" | sed -n -E 's/.* ([0-9]+) SKIPPED.*/\1/p')
+failed=$(echo "$sum" | sed -n -E 's/.* ([0-9]+) FAILED.*/\1/p')
 t1=$(cut -d' ' -f1 /proc/uptime)
 secs=$(awk "BEGIN { printf \"%.0f\", $t1 - $t0 }")
 if [ -z "$sum" ]; then
