@@ -18,9 +18,10 @@
 # $BPFMEM_CACHE/selftests/current is a symlink to the newest <key>; guest tests pass
 #   --add $BPFMEM_CACHE/selftests/current/stage/selftests-bpf          (the directory)
 #   --add $BPFMEM_CACHE/selftests/current/stage/selftests-bpf/test_maps (its shared libs)
-# The key is the tree's commit (pristine + series), the base kernel's build key (its
-# BTF) and this script; an up-to-date build is skipped (kconfig/ is refreshed every
-# time, and modules are built for a kernel whose build key changed).
+# The key is what the build reads: the tree's tools/, include/, arch/x86/include/ and
+# kernel/bpf/ (git tree objects: a new commit message changes nothing), the base
+# kernel's BTF, the compiler and this script; an up-to-date build is skipped (kconfig/
+# is refreshed every time, and modules are built for a kernel whose build changed).
 #
 # How: the tree is snapshotted with `git archive` (the kernel tree is never written),
 # then the upstream Makefile builds the runners. Every progs/*.c is compiled (test_progs
@@ -60,6 +61,9 @@ die() { echo "selftests-build.sh: $*" >&2; exit 1; }
 command -v "$CLANG" >/dev/null || die "$CLANG not found (apt-get install clang-19 llvm-19)"
 command -v "llvm-strip$LLVM_SUFFIX" >/dev/null || die "llvm-strip$LLVM_SUFFIX not found"
 [ -d "$TREE/.git" ] || [ -f "$TREE/.git" ] || die "no kernel tree $TREE (run kernel/build.sh first)"
+
+# the "X.bpf.o" files a runner opens at run time (test_maps wants them in its cwd)
+objs() { grep -hoE '"(\./)?[A-Za-z0-9_]+\.bpf\.o"' "$@" | sed -E 's/^"(\.\/)?//; s/\.bpf\.o"$//' | sort -u; }
 
 mkdir -p "$ROOT"
 exec 8>"$ROOT/.lock"
@@ -209,9 +213,8 @@ mk "$O/test_maps" "$O/test_lru_map"
 for f in test_maps test_lru_map; do
 	strip --strip-debug -o "$st/$f" "$O/$f"
 done
-for n in $(grep -hoE '"(\./)?[A-Za-z0-9_]+\.bpf\.o"' "$sdir"/test_maps.c "$sdir"/map_tests/*.c |
-	sed -E 's/^"(\.\/)?//; s/"$//' | sort -u); do
-	cp "$O/$n" "$st/"
+for n in $(objs "$sdir"/test_maps.c "$sdir"/map_tests/*.c); do
+	cp "$O/$n.bpf.o" "$st/"
 done
 for f in test_progs test_verifier urandom_read liburandom_read.so uprobe_multi xdp_synproxy \
 	sign-file; do
