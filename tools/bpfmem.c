@@ -5,6 +5,11 @@
 
 #include "bpfmem.h"
 
+/* the project version of meson.build, passed by tools/meson.build */
+#ifndef BPFMEM_PROJECT_VERSION
+#error "BPFMEM_PROJECT_VERSION is defined by meson (tools/meson.build)"
+#endif
+
 static const struct {
 	const char *name;
 	int (*fn)(int argc, char **argv);
@@ -35,7 +40,8 @@ static void usage(FILE *f)
 {
 	size_t i;
 
-	fprintf(f, "Usage: bpfmem COMMAND [OPTIONS]   (bpfmem COMMAND -h for its options)\n\nCommands:\n");
+	fprintf(f, "Usage: bpfmem COMMAND [OPTIONS]   (bpfmem COMMAND -h for its options)\n"
+		"       bpfmem -V|--version\n       bpfmem -h|--help\n\nCommands:\n");
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
 		fprintf(f, "  %-10s %s\n", cmds[i].name, cmds[i].help);
 }
@@ -52,8 +58,8 @@ int main(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
-	if (!strcmp(argv[1], "--version")) {
-		printf("bpfmem %s\n", BPFMEM_VERSION);
+	if (!strcmp(argv[1], "-V") || !strcmp(argv[1], "--version")) {
+		printf("bpfmem %s\n", BPFMEM_PROJECT_VERSION);
 		return 0;
 	}
 	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++) {
