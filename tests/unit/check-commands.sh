@@ -23,13 +23,16 @@ mapfile -t scripts < <(cd "$top" && find . -path ./.git -prune -o -path './build
 	-path ./tests/guest -prune -o -path ./examples -prune -o -type f -print |
 	sed 's|^\./||' | grep -vx 'tools/guest/init.sh' | sort |
 	while read -r f; do head -n 1 "$f" | grep -q '^#!.*\b\(ba\)\{0,1\}sh\b' && echo "$f"; done)
-# called by the kernel/selftests Makefiles, meson.build files and python scripts
+# called by the kernel/selftests Makefiles, meson.build files, python scripts and
+# debian/rules (dh)
 makefile_cmds="make gcc ld as ar objcopy nm flex bison bc perl pahole rsync clang-19
 	llc-19 llvm-strip-19 clang llvm-strip bpftool meson ninja ccache cpio gzip xz tar
-	python3 gnuplot sha256sum flock qemu-system-x86_64 busybox file ldd prometheus promtool"
+	python3 gnuplot sha256sum flock qemu-system-x86_64 busybox file ldd prometheus promtool
+	rst2man dh"
 
 # words of the scripts that are commands on this machine but never run as one
-not_commands="patch cc"	# "applying series: N patch(es)", the variable cc (kernel/build.sh)
+# HEAD: git's ref (kernel/build.sh), a command only where libwww-perl (lintian's) is there
+not_commands="patch cc HEAD"	# "applying series: N patch(es)", the variable cc (kernel/build.sh)
 
 n=0 fails=0
 ok() {	# ok STATUS DESCRIPTION

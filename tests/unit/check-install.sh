@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# What `meson install` puts on a machine (TAP): the tree of `meson install --destdir`
+# into a temporary directory holds exactly bpfmem in sbin (when this build has it: the
+# unit-only build has no CLI, it needs a kernel), one page per command in man8 and the
+# exporter's systemd unit; each page renders with `man -l` without a warning; the unit
+# passes `systemd-analyze verify` (with ExecStart pointed at the installed binary) and
+# names that binary; the installed bpfmem prints the meson version.
+#
+#   tests/unit/check-install.sh BUILDDIR VERSION SBINDIR MAN8DIR UNITDIR [bpfmem]
+#
+# The Debian package (dpkg-buildpackage, lintian) is checked by tests/deb-build.sh,
+# not here: it builds the whole tree again (a minute or more on two CPUs) and runs
+# lintian (slow), too long for the unit suite.
+set -uo pipefail
+
+builddir=$1 version=$2 sbindir=$3 man8=$4 unitdir=$5 want_cli=${6:-}
+top=$(cd "$(dirname "$0")/../.." && pwd)
+pages=(bpfmem bpfmem-probe bpfmem-syscalls bpfmem-flows bpfmem-maps bpfmem-progs
+	bpfmem-savings bpfmem-exporter)
+n=0 fails=0
+ok() {	# ok STATUS DESCRIPTION [DETAIL]
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n - $2"
+	else
+		echo "not ok $n - $2"
+		fails=$((fails + 1))
+		[ -n "${3:-}" ] && printf '%s\n' "$3" | sed 's/^/#   /'
+	fi
+}
+
+d=$(mktemp -d)
+trap 'rm -rf "$d"' EXIT
+out=$(meson install -C "$builddir" --no-rebuild --destdir "$d/root" 2>&1)
+ok $? "meson install --destdir into a temporary directory" "$out"
+root=$d/root
+
+# exactly these files, nothing else
+expect=()
+[ -n "$want_cli" ] && expect+=("$sbindir/bpfmem")
+for p in "${pages[@]}"; do expect+=("$man8/$p.8"); done
+expect+=("$unitdir/bpfmem-exporter.service")
+got=$(cd "$root" && find . -type f -o -type l | sed 's|^\.||' | sort)
+want=$(printf '%s\n' "${expect[@]}" | sort)
+[ "$got" = "$want" ]
+ok $? "installed files: exactly ${#expect[@]} (${want_cli:+bpfmem, }${#pages[@]} pages, the unit)" \
+	"$(diff <(echo "$want") <(echo "$got"))"
+
+if [ -n "$want_cli" ]; then
+	[ -x "$root$sbindir/bpfmem" ]
+	ok $? "$sbindir/bpfmem is executable"
+	v=$("$root$sbindir/bpfmem" --version 2>&1)
+	[ "$v" = "bpfmem $version" ]
+	ok $? "installed bpfmem --version prints 'bpfmem $version'" "$v"
+else
+	n=$((n + 1)); echo "ok $n - # SKIP $sbindir/bpfmem: this unit-only build has no CLI"
+fi
+
+# the exporter's index line says BPFMEM_VERSION of tools/lib/bpfmem.h: the same version
+hv=$(sed -n 's/^#define BPFMEM_VERSION "\(.*\)"$/\1/p' "$top/tools/lib/bpfmem.h")
+[ "$hv" = "$version" ]
+ok $? "BPFMEM_VERSION of tools/lib/bpfmem.h ($hv) is the project version ($version)"
+
+for p in "${pages[@]}"; do
+	f=$root$man8/$p.8
+	if [ ! -f "$f" ]; then
+		ok 1 "man -l $p.8: not installed"
+		continue
+	fi
+	# man --warnings: groff's warnings (and man's) on stderr; the page text on stdout
+	err=$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$f" 2>&1 >"$d/page.txt")
+	[ $? = 0 ] && [ -z "$err" ] && grep -q "^NAME" "$d/page.txt" &&
+		grep -q "^EXIT STATUS" "$d/page.txt"
+	ok $? "man -l $p.8 renders without warnings (NAME ... EXIT STATUS)" "$err"
+done
+
+unit=$root$unitdir/bpfmem-exporter.service
+if [ -f "$unit" ]; then
+	grep -qx "ExecStart=$sbindir/bpfmem exporter" "$unit"
+	ok $? "the unit runs $sbindir/bpfmem exporter"
+	for k in NoNewPrivileges=yes ProtectSystem=strict ProtectHome=yes PrivateTmp=yes \
+		'CapabilityBoundingSet=CAP_BPF CAP_PERFMON CAP_SYS_ADMIN'; do
+		grep -qx "$k" "$unit"
+		ok $? "the unit sets $k"
+	done
+	# verify needs the command to exist on this host: point it at the installed binary
+	# (or, without the CLI in this build, a stand-in); Documentation=man: is looked up
+	# in the installed pages
+	mkdir -p "$d/unit"
+	exe=$root$sbindir/bpfmem
+	if [ -z "$want_cli" ]; then
+		exe=$d/bpfmem
+		printf '#!/bin/sh\n' >"$exe"
+		chmod +x "$exe"
+	fi
+	sed "s|^ExecStart=$sbindir/bpfmem |ExecStart=$exe |" "$unit" >"$d/unit/bpfmem-exporter.service"
+	err=$(MANPATH=$root${man8%/man8} systemd-analyze verify "$d/unit/bpfmem-exporter.service" 2>&1)
+	[ $? = 0 ] && [ -z "$err" ]
+	ok $? "systemd-analyze verify bpfmem-exporter.service" "$err"
+else
+	ok 1 "the unit is installed in $unitdir"
+fi
+
+echo "1..$n"
+[ "$fails" = 0 ]

@@ -1,0 +1,161 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""The manual pages (man/*.8.rst) and the tools agree, so that they cannot drift (TAP).
+
+    tests/unit/check-man.py SRC_ROOT VERSION [BPFMEM]
+
+For every subcommand of tools/bpfmem.c, man/bpfmem-CMD.8.rst documents exactly the
+long and short options that `bpfmem CMD -h` lists, and those are exactly the options
+its getopt table accepts (struct option opts[] and the getopt_long() string of
+tools/CMD.c). The help text comes from the built binary BPFMEM when given (the full
+build), else from the literal of usage() in tools/CMD.c (the unit-only build has no
+binary: it needs no kernel). bpfmem(8) names every subcommand's page and documents
+-h/--help and -V/--version, and `bpfmem --version` / `-V` print the meson version.
+"""
+import os
+import re
+import subprocess
+import sys
+
+top, version = sys.argv[1], sys.argv[2]
+binary = sys.argv[3] if len(sys.argv) > 3 else None
+n = 0
+fails = 0
+
+
+def ok(good, what, detail=''):
+    global n, fails
+    n += 1
+    print(('ok' if good else 'not ok') + ' %d - %s' % (n, what))
+    if not good:
+        fails += 1
+        for line in detail.splitlines():
+            print('#   ' + line)
+
+
+def read(path):
+    with open(os.path.join(top, path), encoding='utf-8') as f:
+        return f.read()
+
+
+def c_function(src, head):
+    """The body of the C function whose definition starts with @head."""
+    i = src.find(head)
+    if i < 0:
+        return None
+    j = src.find('\n}\n', i)
+    return src[i:j]
+
+
+def c_literals(code):
+    """The concatenated string literals of a piece of C, escapes resolved."""
+    out = []
+    for m in re.finditer(r'"((?:[^"\\\n]|\\.)*)"', code):
+        out.append(m.group(1).encode().decode('unicode_escape'))
+    return ''.join(out)
+
+
+OPT = re.compile(r'(?<![\w-])(--[a-z][a-z0-9-]*|-[A-Za-z0-9])(?![\w-])')
+
+
+def help_options(text):
+    """Options defined in a help text: the lines of its option list, which start with
+    an option after the indentation ("  -j, --json   ...", "      --hook HOOK ...",
+    "  -4, -6   ..."); the column before the description only."""
+    opts = set()
+    for line in text.splitlines():
+        m = re.match(r'^ {2,}(-\S.*?)(?: {2,}|$)', line)
+        if m:
+            opts |= set(OPT.findall(m.group(1)))
+    return opts
+
+
+def page_options(rst):
+    """Options of the OPTIONS section of a page: its option list, one entry per line
+    that starts with '-' at column 0."""
+    m = re.search(r'^OPTIONS\n=+\n(.*?)(?=^[A-Z][A-Z ]+\n=+\n|\Z)', rst, re.M | re.S)
+    if not m:
+        return None
+    opts = set()
+    for line in m.group(1).splitlines():
+        if line.startswith('-'):
+            head = re.split(r' {2,}', line)[0]
+            opts |= set(OPT.findall(head))
+    return opts
+
+
+def getopt_options(src):
+    """What the command accepts: long names of its struct option table, short letters of
+    its getopt_long() string."""
+    t = re.search(r'static const struct option opts\[\] = \{(.*?)\n\t*\};', src, re.S)
+    g = re.search(r'getopt_long\(argc, argv, "([^"]*)"', src)
+    if not t or not g:
+        return None
+    longs = {'--' + x for x in re.findall(r'\{\s*"([a-z0-9-]+)"', t.group(1))}
+    shorts = {'-' + c for c in g.group(1) if c.isalnum()}
+    return longs | shorts
+
+
+# Options a command accepts without listing them in -h, each with its reason. They are
+# left out of the comparison with the getopt table only (never of -h against the page).
+ACCEPTED_UNLISTED = {
+    # its getopt string has 'P', the value of --prometheus in its option table
+    ('maps', '-P'): 'tools/maps.c takes -P for --prometheus but -h lists --prometheus only',
+}
+
+main_src = read('tools/bpfmem.c')
+cmds = re.findall(r'\{ "([a-z]+)", cmd_[a-z]+,', main_src)
+ok(len(cmds) >= 7, 'subcommands of tools/bpfmem.c: %s' % ' '.join(cmds))
+man_meson = read('man/meson.build')
+main_page = read('man/bpfmem.8.rst')
+
+for cmd in cmds:
+    page_path = 'man/bpfmem-%s.8.rst' % cmd
+    exists = os.path.exists(os.path.join(top, page_path))
+    ok(exists, '%s: page %s exists' % (cmd, page_path))
+    if not exists:
+        continue
+    ok("'bpfmem-%s'" % cmd in man_meson, '%s: page is built (man/meson.build)' % cmd)
+    ok('**bpfmem-%s**\\ (8)' % cmd in main_page, '%s: bpfmem(8) names bpfmem-%s(8)' % (cmd, cmd))
+    src = read('tools/%s.c' % cmd)
+    if binary:
+        r = subprocess.run([binary, cmd, '-h'], capture_output=True, text=True)
+        text, where = r.stdout, '`bpfmem %s -h`' % cmd
+    else:
+        text, where = c_literals(c_function(src, 'static void usage(FILE *f)') or ''), \
+            'usage() of tools/%s.c' % cmd
+    helped = help_options(text)
+    ok(len(helped) > 2, '%s: options read from %s (%d)' % (cmd, where, len(helped)), text)
+    documented = page_options(read(page_path))
+    ok(documented is not None, '%s: the page has an OPTIONS section' % cmd)
+    documented = documented or set()
+    ok(helped == documented, '%s: the page documents the options of %s' % (cmd, where),
+       'only in -h: %s\nonly in the page: %s' % (' '.join(sorted(helped - documented)),
+                                                  ' '.join(sorted(documented - helped))))
+    accepted = getopt_options(src)
+    for (c, o), why in sorted(ACCEPTED_UNLISTED.items()):
+        if c == cmd and accepted and o in accepted and o not in helped:
+            print('# known: %s' % why)
+            accepted.discard(o)
+    ok(accepted is not None and accepted == helped,
+       '%s: %s lists what its getopt table accepts' % (cmd, where),
+       'accepted, not in -h: %s\nin -h, not accepted: %s' % (
+           ' '.join(sorted((accepted or set()) - helped)),
+           ' '.join(sorted(helped - (accepted or set())))))
+
+top_opts = page_options(main_page) or set()
+ok(top_opts == {'-h', '--help', '-V', '--version'},
+   'bpfmem(8) documents -h, --help, -V, --version', ' '.join(sorted(top_opts)))
+for o in ('-h', '--help', '-V', '--version'):
+    ok('"%s"' % o in main_src, 'tools/bpfmem.c handles %s' % o)
+if binary:
+    for o in ('--version', '-V'):
+        r = subprocess.run([binary, o], capture_output=True, text=True)
+        ok(r.returncode == 0 and r.stdout == 'bpfmem %s\n' % version,
+           '`bpfmem %s` prints the meson version %s' % (o, version), r.stdout + r.stderr)
+else:
+    print('ok %d - # SKIP `bpfmem --version`: no binary in this (unit-only) build' % (n + 1))
+    n += 1
+
+print('1..%d' % n)
+sys.exit(1 if fails else 0)
