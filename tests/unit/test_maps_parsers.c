@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "bpfmem.h"
 #include "tap.h"
@@ -202,6 +203,63 @@ int main(void)
 		*strstr(copy, "total:") = 'T';
 		CHECK(bpfmem_parse_ma_listing(copy, &lines, &cnt, &t) != 0,
 		      "series: listing with a mangled totals line is an error");
+	}
+
+	/*
+	 * Lines as long as the kernel makes them: free_cnt has one "cpu:n" per possible
+	 * CPU, 31 KiB per allocator line with 4096 (samples/series-mem_alloc-4096cpus.txt:
+	 * two captured lines with free_cnt widened to 4096 CPUs). Fixed 4096/8192-byte
+	 * buffers made `maps` exit "unknown format" from ~580 possible CPUs on.
+	 */
+	{
+		struct bpfmem_ma_line *lines = NULL, m;
+		struct bpfmem_ma_totals t;
+		size_t len = 0;
+		char *text = bpfmem_read_whole("samples/series-mem_alloc-4096cpus.txt", &len), *bad;
+		int cnt = -1;
+		FILE *f;
+
+		CHECK(text && len > 60000, "4096 CPUs: sample read whole (any length)");
+		CHECK(text && strlen(text) > 0 && strchr(text, '\n') - text > 30000,
+		      "4096 CPUs: an allocator line is over 30000 bytes");
+		CHECK(text && bpfmem_parse_ma_line(text, &m) == 0 && !strcmp(m.owner, "global") &&
+		      m.cached_bytes == 21632 && m.cached_objs == 64,
+		      "4096 CPUs: one allocator line parses (the token after free_cnt included)");
+		CHECK(text && bpfmem_parse_ma_listing(text, &lines, &cnt, &t) == 0 && cnt == 2 &&
+		      t.allocators == 2 && t.cached_bytes == 25856 && lines[1].map_id == 1 &&
+		      !strcmp(lines[1].map_name, "mh_hash_dyn") && lines[1].cached_bytes == 4224,
+		      "4096 CPUs: the listing parses: 2 allocators, totals, map id and name");
+		free(lines);
+		bad = text ? strdup(text) : NULL;
+		if (bad) {
+			char *p = strstr(bad, ",4095:");
+
+			p[6] = 'x';	/* a bad count for the last CPU of the first line */
+		}
+		CHECK(bad && bpfmem_parse_ma_listing(bad, &lines, &cnt, &t) == -EINVAL,
+		      "4096 CPUs: a malformed entry at the end of free_cnt is still an error");
+		free(bad);
+		free(text);
+
+		/* fdinfo longer than 4096 bytes (a long line before memlock): read whole */
+		snprintf(path, sizeof(path), "/tmp/bpfmem-fdinfo-%d.txt", (int)getpid());
+		f = fopen(path, "w");
+		text = malloc(40001);
+		if (f && text) {
+			memset(text, 'a', 40000);
+			text[40000] = '\0';
+			fprintf(f, "pos:\t0\nflags:\t02000002\nx_long:\t%s\nmap_type:\t1\nkey_size:\t8\n"
+				"value_size:\t16\nmax_entries:\t1000\nmap_flags:\t0x1\nmemlock:\t41312\n"
+				"map_id:\t9\nelements:\t7\n", text);
+			fclose(f);
+			CHECK(bpfmem_map_fdinfo_file(path, &mi) == 0 && mi.memlock == 41312 &&
+			      mi.id == 9 && mi.elements == 7,
+			      "fdinfo of 40 KB: the lines after a long one are read");
+		} else {
+			CHECK(0, "fdinfo of 40 KB: temporary file");
+		}
+		unlink(path);
+		free(text);
 	}
 
 	printf("1..%d\n", n);

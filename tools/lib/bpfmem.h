@@ -132,6 +132,10 @@ long long bpfmem_count_keys(int map_fd, unsigned int key_size, long long max);
 
 /* Whole small file into @buf (NUL-terminated); bytes read or -errno. */
 int bpfmem_read_file(const char *path, char *buf, size_t len);
+/* Whole file of any size (proc, sysfs, debugfs), NUL-terminated and malloc()ed
+ * (caller frees); @len (may be NULL) gets its length. NULL with errno on failure.
+ */
+char *bpfmem_read_whole(const char *path, size_t *len);
 /* A one-number file (memory.current, memory.peak): "N\n" exactly. */
 int bpfmem_parse_u64_line(const char *text, long long *val);
 /* memory.stat: value of @key; -ENOENT if absent, -EINVAL if any line is malformed. */

@@ -95,6 +95,53 @@ int bpfmem_cgroup_id(const char *path, unsigned long long *id)
 	return 0;
 }
 
+char *bpfmem_read_whole(const char *path, size_t *len)
+{
+	size_t got = 0, cap = 4096;
+	char *buf = malloc(cap), *q;
+	ssize_t n;
+	int fd, err;
+
+	if (!buf)
+		return NULL;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		goto fail;
+	for (;;) {
+		if (got == cap - 1) {
+			q = realloc(buf, cap *= 2);
+			if (!q) {
+				errno = ENOMEM;
+				goto fail_fd;
+			}
+			buf = q;
+		}
+		n = read(fd, buf + got, cap - 1 - got);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			goto fail_fd;
+		}
+		if (n == 0)
+			break;
+		got += n;
+	}
+	close(fd);
+	buf[got] = '\0';
+	if (len)
+		*len = got;
+	return buf;
+fail_fd:
+	err = errno;
+	close(fd);
+	errno = err;
+fail:
+	err = errno;
+	free(buf);
+	errno = err;
+	return NULL;
+}
+
 static long long field(const char *text, const char *key)
 {
 	size_t len = strlen(key);
@@ -166,18 +213,14 @@ int bpfmem_parse_map_fdinfo(const char *text, struct bpfmem_map_info *info)
 
 int bpfmem_map_fdinfo_file(const char *path, struct bpfmem_map_info *info)
 {
-	char buf[4096];
-	ssize_t n;
-	int fd = open(path, O_RDONLY);
+	char *buf = bpfmem_read_whole(path, NULL);	/* any length */
+	int err;
 
-	if (fd < 0)
+	if (!buf)
 		return -errno;
-	n = read(fd, buf, sizeof(buf) - 1);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = '\0';
-	return bpfmem_parse_map_fdinfo(buf, info);
+	err = bpfmem_parse_map_fdinfo(buf, info);
+	free(buf);
+	return err;
 }
 
 int bpfmem_map_fdinfo(int map_fd, struct bpfmem_map_info *info)
@@ -190,13 +233,15 @@ int bpfmem_map_fdinfo(int map_fd, struct bpfmem_map_info *info)
 
 long long bpfmem_fdinfo_value(int fd, const char *key)
 {
-	char path[64], buf[4096];
+	char path[64], *buf;
 	long long v;
 
 	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
-	if (bpfmem_read_file(path, buf, sizeof(buf)) < 0)
+	buf = bpfmem_read_whole(path, NULL);
+	if (!buf)
 		return -1;
 	v = field(buf, key);
+	free(buf);
 	return v < 0 ? -1 : v;
 }
 
@@ -210,15 +255,18 @@ int bpfmem_parse_ma_totals(const char *line, struct bpfmem_ma_totals *t)
 
 int bpfmem_ma_totals(struct bpfmem_ma_totals *t)
 {
-	char line[1024];
+	char *line = NULL;
+	size_t cap = 0;
 	int ret = -ENOENT;
 	FILE *f = fopen(BPFMEM_DEBUGFS_MA, "r");
 
 	if (!f)
 		return -errno;
-	while (fgets(line, sizeof(line), f))
+	/* getline: allocator lines grow with the possible CPUs (free_cnt) */
+	while (getline(&line, &cap, f) > 0)
 		if (!strncmp(line, "total:", 6))
 			ret = bpfmem_parse_ma_totals(line, t);
+	free(line);
 	fclose(f);
 	return ret;
 }
@@ -354,51 +402,80 @@ int bpfmem_parse_proc_cgroup(const char *text, char *path, size_t len)
 
 /* ---- debugfs allocator listing (kernel/ABI.md section 2) ---- */
 
-/* token "key=value" at *p, key must be @key; value copied (up to a space/end) */
-static int ma_token(const char **p, const char *key, char *val, size_t len)
+/*
+ * Tokens are parsed in place, as spans of the line: a value is as long as the kernel
+ * makes it (free_cnt has one "cpu:n" per possible CPU, 30+ KiB with 4096 of them).
+ */
+struct ma_span {
+	const char *p;
+	size_t n;
+};
+
+/* token "key=value" at *p, key must be @key; the value up to a space/newline/end */
+static int ma_token(const char **p, const char *key, struct ma_span *v)
 {
-	size_t klen = strlen(key), n;
-	const char *v, *end;
+	size_t klen = strlen(key);
 
 	if (strncmp(*p, key, klen) || (*p)[klen] != '=')
 		return -EINVAL;
-	v = *p + klen + 1;
-	end = v + strcspn(v, " \n");
-	n = end - v;
-	if (!n || n >= len)
+	v->p = *p + klen + 1;
+	v->n = strcspn(v->p, " \n");
+	if (!v->n)
 		return -EINVAL;
-	memcpy(val, v, n);
-	val[n] = '\0';
-	*p = *end == ' ' ? end + 1 : end;
+	*p = v->p[v->n] == ' ' ? v->p + v->n + 1 : v->p + v->n;
 	return 0;
 }
 
-static int ma_u64(const char *s, long long *out)
+static int ma_str(const struct ma_span *v, char *out, size_t len)
 {
+	if (v->n >= len)
+		return -EINVAL;
+	memcpy(out, v->p, v->n);
+	out[v->n] = '\0';
+	return 0;
+}
+
+static int ma_u64(const struct ma_span *v, long long *out)
+{
+	char num[24];
 	char *end;
 
-	if (*s < '0' || *s > '9')
+	if (v->n >= sizeof(num) || ma_str(v, num, sizeof(num)) || *num < '0' || *num > '9')
 		return -EINVAL;
 	errno = 0;
-	*out = strtoll(s, &end, 10);
+	*out = strtoll(num, &end, 10);
 	return errno || *end ? -EINVAL : 0;
 }
 
-/* "-" or comma-separated decimals */
-static int ma_list(const char *s)
+/* comma-separated decimals, or pairs "a:b" when @pairs */
+static int ma_numlist(const struct ma_span *v, bool pairs)
 {
-	if (!strcmp(s, "-"))
-		return 0;
+	const char *s = v->p, *e = v->p + v->n;
+
 	for (;;) {
-		if (*s < '0' || *s > '9')
+		if (s == e || *s < '0' || *s > '9')
 			return -EINVAL;
-		while (*s >= '0' && *s <= '9')
+		while (s < e && *s >= '0' && *s <= '9')
 			s++;
-		if (!*s)
+		if (pairs) {
+			if (s == e || *s++ != ':' || s == e || *s < '0' || *s > '9')
+				return -EINVAL;
+			while (s < e && *s >= '0' && *s <= '9')
+				s++;
+		}
+		if (s == e)
 			return 0;
 		if (*s++ != ',')
 			return -EINVAL;
 	}
+}
+
+/* "-" or comma-separated decimals */
+static int ma_list(const struct ma_span *v)
+{
+	if (v->n == 1 && v->p[0] == '-')
+		return 0;
+	return ma_numlist(v, false);
 }
 
 int bpfmem_parse_ma_line(const char *line, struct bpfmem_ma_line *m)
@@ -410,48 +487,30 @@ int bpfmem_parse_ma_line(const char *line, struct bpfmem_ma_line *m)
 	};
 	long long vals[sizeof(counters) / sizeof(counters[0])], id;
 	const char *p = line;
-	char v[4096];
+	struct ma_span v;
 	size_t i;
 
 	memset(m, 0, sizeof(*m));
-	if (ma_token(&p, "owner", m->owner, sizeof(m->owner)) ||
-	    ma_token(&p, "map_id", v, sizeof(v)) || ma_u64(v, &id) || id > 0xffffffffLL ||
-	    ma_token(&p, "map_name", m->map_name, sizeof(m->map_name)) ||
-	    ma_token(&p, "mode", m->mode, sizeof(m->mode)))
+	if (ma_token(&p, "owner", &v) || ma_str(&v, m->owner, sizeof(m->owner)) ||
+	    ma_token(&p, "map_id", &v) || ma_u64(&v, &id) || id > 0xffffffffLL ||
+	    ma_token(&p, "map_name", &v) || ma_str(&v, m->map_name, sizeof(m->map_name)) ||
+	    ma_token(&p, "mode", &v) || ma_str(&v, m->mode, sizeof(m->mode)))
 		return -EINVAL;
 	m->map_id = id;
 	if (strcmp(m->mode, "fixed") && strcmp(m->mode, "kmalloc") && strcmp(m->mode, "percpu"))
 		return -EINVAL;
-	if (ma_token(&p, "unit_size", v, sizeof(v)) || ma_list(v) ||
-	    ma_token(&p, "obj_bytes", v, sizeof(v)) || ma_list(v) ||
-	    ma_token(&p, "low_wm", v, sizeof(v)) || ma_list(v) ||
-	    ma_token(&p, "high_wm", v, sizeof(v)) || ma_list(v) ||
-	    ma_token(&p, "free_cnt", v, sizeof(v)))
+	if (ma_token(&p, "unit_size", &v) || ma_list(&v) ||
+	    ma_token(&p, "obj_bytes", &v) || ma_list(&v) ||
+	    ma_token(&p, "low_wm", &v) || ma_list(&v) ||
+	    ma_token(&p, "high_wm", &v) || ma_list(&v) ||
+	    ma_token(&p, "free_cnt", &v) || ma_numlist(&v, true))	/* cpu:n[,cpu:n...] */
 		return -EINVAL;
-	{	/* cpu:n[,cpu:n...] */
-		const char *q = v;
-
-		for (;;) {
-			if (*q < '0' || *q > '9')
-				return -EINVAL;
-			while (*q >= '0' && *q <= '9')
-				q++;
-			if (*q++ != ':' || *q < '0' || *q > '9')
-				return -EINVAL;
-			while (*q >= '0' && *q <= '9')
-				q++;
-			if (!*q)
-				break;
-			if (*q++ != ',')
-				return -EINVAL;
-		}
-	}
 	for (i = 0; i < sizeof(counters) / sizeof(counters[0]); i++) {
-		if (ma_token(&p, counters[i], v, sizeof(v)) || ma_u64(v, &vals[i]))
+		if (ma_token(&p, counters[i], &v) || ma_u64(&v, &vals[i]))
 			return -EINVAL;
 		/* series patch 6 (shrinker) adds shrunk_objs after trimmed_objs */
 		if (!strcmp(counters[i], "trimmed_objs") && !strncmp(p, "shrunk_objs=", 12)) {
-			if (ma_token(&p, "shrunk_objs", v, sizeof(v)) || ma_u64(v, &id))
+			if (ma_token(&p, "shrunk_objs", &v) || ma_u64(&v, &id))
 				return -EINVAL;
 			m->shrunk_objs = id;
 		}
@@ -481,18 +540,12 @@ int bpfmem_parse_ma_listing(const char *text, struct bpfmem_ma_line **lines, int
 	*lines = NULL;
 	while (*p) {
 		const char *nl = strchr(p, '\n');
-		char line[8192];
-		size_t len;
 
 		if (!nl || total)	/* unterminated line, or lines after the totals */
 			goto bad;
-		len = nl - p;
-		if (len >= sizeof(line))
-			goto bad;
-		memcpy(line, p, len);
-		line[len] = '\0';
-		if (!strncmp(line, "total:", 6)) {
-			if (bpfmem_parse_ma_totals(line, t) || t->allocators != cnt)
+		/* parsed in place: a line is as long as the kernel makes it */
+		if (!strncmp(p, "total:", 6)) {
+			if (bpfmem_parse_ma_totals(p, t) || t->allocators != cnt)
 				goto bad;
 			total = true;
 		} else {
@@ -505,7 +558,7 @@ int bpfmem_parse_ma_listing(const char *text, struct bpfmem_ma_line **lines, int
 					goto bad;
 				*lines = q;
 			}
-			if (bpfmem_parse_ma_line(line, &(*lines)[cnt]))
+			if (bpfmem_parse_ma_line(p, &(*lines)[cnt]))
 				goto bad;
 			cnt++;
 		}
