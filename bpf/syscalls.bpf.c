@@ -29,6 +29,12 @@ const volatile bool errors_only;
 const volatile __s32 filter_errno;
 const volatile __u32 nr_exit = 60;
 const volatile __u32 nr_exit_group = 231;
+/*
+ * Interval number, raised by userspace at each interval's end (struct sc_val). Two CPUs
+ * taking the first samples of an epoch in one row at once may both reset its slot: the
+ * interval's max can then miss one of those first samples.
+ */
+volatile __u32 epoch;
 
 struct {
 	__uint(type, BPF_MAP_TYPE_HASH);
@@ -124,7 +130,7 @@ static __always_inline void account(__u64 id, __u32 nr, long ret, __s64 lat)
 			return;
 		}
 		v = bpf_map_lookup_elem(&counts, &key);
-		if (!v) {	/* drained by userspace in between */
+		if (!v) {	/* an exited process's entry, removed by userspace in between */
 			stat_inc(SC_DROPPED);
 			return;
 		}
@@ -133,9 +139,16 @@ static __always_inline void account(__u64 id, __u32 nr, long ret, __s64 lat)
 	if (ret < 0)
 		__sync_fetch_and_add(&v->errors, 1);
 	if (lat >= 0) {
+		__u32 ep = epoch;
+
 		__sync_fetch_and_add(&v->lat_total, lat);
 		__sync_fetch_and_add(&v->lat_samples, 1);
-		update_max(&v->lat_max, lat);
+		/* first sample of this epoch: the slot still holds the max of epoch - 2 */
+		if (v->max_epoch[ep & 1] != ep) {
+			v->lat_max[ep & 1] = 0;
+			v->max_epoch[ep & 1] = ep;
+		}
+		update_max(&v->lat_max[ep & 1], lat);
 		if (want_hist) {
 			__u32 slot = log2_u64((__u64)lat / 1000);
 

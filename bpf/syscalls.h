@@ -29,7 +29,14 @@ struct sc_key {
 	__u32 nr;
 };
 
-/* The histogram is only part of the value with -H: the map's value_size is set to
+/*
+ * Counters are cumulative: userspace reads the map each interval and subtracts what it
+ * saw the last time, so no increment is lost to a read (a program may increment
+ * through a pointer from an earlier lookup at any time). The largest latency cannot be
+ * subtracted: it is kept per interval ("epoch", set by userspace at each interval's
+ * end) in the slot of the epoch's parity, which the first sample of an epoch resets.
+ *
+ * The histogram is only part of the value with -H: the map's value_size is set to
  * offsetof(struct sc_val, hist) otherwise, and the BPF side touches it only when
  * want_hist (a load-time constant, so the verifier prunes that code).
  */
@@ -37,8 +44,9 @@ struct sc_val {
 	__u64 count;
 	__u64 errors;
 	__u64 lat_total;	/* ns, over lat_samples calls */
-	__u64 lat_max;
 	__u64 lat_samples;
+	__u64 lat_max[2];	/* ns: the largest latency of epoch max_epoch[i], i its parity */
+	__u32 max_epoch[2];
 	char comm[SC_COMM_LEN];
 	__u32 hist[SC_HIST_SLOTS];
 };

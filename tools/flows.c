@@ -58,7 +58,8 @@
 #include <bpf/libbpf.h>
 
 #include "bpfmem.h"
-#include "../bpf/flows.h"
+#include "flows.h"
+#include "mapread.h"
 #include "flows.skel.h"
 
 #define PROBE_FUNC "tcp_sendmsg"
@@ -380,7 +381,8 @@ static int dropped_counts(struct flows_bpf *skel, long long *d)
 			return d[i];
 		}
 	}
-	d[DROP_MISSED] = bpfmem_prog_misses(skel->obj);
+	/* + kretprobes out of return instances (maxactive), where the kernel says */
+	d[DROP_MISSED] = bpfmem_prog_misses(skel->obj) + bpfmem_skel_kprobe_missed(skel->skeleton);
 	return 0;
 }
 
@@ -404,48 +406,34 @@ static void json_hook_record(struct jw *jw, const char *type, bool fentry)
 	jw_string_field(jw, "hook", fentry ? "fentry" : "kprobe");
 }
 
-/* Reads the live flows (batch lookup: safe against concurrent deletes). */
+/*
+ * Reads the live flows (batch lookups: safe against concurrent deletes). A near-full
+ * map that programs keep filling is read whole: see bpfmem_map_read().
+ */
 static struct flow *read_flows(int fd, size_t *n)
 {
-	size_t cap = env.max_entries, got = 0, i;
-	struct flow_key *keys = calloc(cap, sizeof(*keys));
-	struct flow_val *vals = calloc(cap, sizeof(*vals));
-	struct flow *out = calloc(cap ? cap : 1, sizeof(*out));
-	LIBBPF_OPTS(bpf_map_batch_opts, opts);
-	__u64 batch, *in = NULL;
+	static struct bpfmem_map_read rd = {
+		.key_size = sizeof(struct flow_key), .value_size = sizeof(struct flow_val),
+	};
+	struct flow *out;
+	size_t i;
 	int err;
 
 	*n = 0;
-	if (!keys || !vals || !out)
-		goto fail;
-	for (;;) {
-		__u32 count = cap - got;
-
-		if (!count)
-			break;
-		err = bpf_map_lookup_batch(fd, in, &batch, keys + got, vals + got, &count, &opts);
-		if (err && errno != ENOENT)
-			goto fail;
-		got += count;
-		if (err)
-			break;
-		in = &batch;
+	err = bpfmem_map_read(fd, &rd, env.max_entries);
+	if (err) {
+		errno = -err;
+		return NULL;
 	}
-	for (i = 0; i < got; i++) {
-		out[i].k = keys[i];
-		out[i].v = vals[i];
-		out[i].reason = 0;
-		out[i].unseen = 0;
+	out = calloc(rd.n ? rd.n : 1, sizeof(*out));
+	if (!out)
+		return NULL;
+	for (i = 0; i < rd.n; i++) {
+		out[i].k = ((struct flow_key *)rd.keys)[i];
+		out[i].v = ((struct flow_val *)rd.vals)[i];
 	}
-	free(keys);
-	free(vals);
-	*n = got;
+	*n = rd.n;
 	return out;
-fail:
-	free(keys);
-	free(vals);
-	free(out);
-	return NULL;
 }
 
 static void evict_idle(int fd, struct flow *live, size_t *n, __u64 now)

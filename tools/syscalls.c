@@ -5,8 +5,12 @@
  *
  * Hooks (--hook, default: the first that works): fentry/fexit on x64_sys_call (6.9+),
  * kprobe/kretprobe on x64_sys_call, the raw_syscalls tracepoints (any kernel >= 6.1).
- * Each interval the aggregate map is read and emptied with lookup_and_delete_batch, so
- * it only ever holds the current interval. exit/exit_group never return: they are
+ * The aggregate map's counters are cumulative: each interval reads the map (batch
+ * lookups, nothing deleted) and prints what changed since the last read, so the
+ * intervals add up to every counted syscall (a program may increment through a pointer
+ * from an earlier lookup at any time: emptying the map would lose those). With -P the
+ * entries of processes that have exited are removed after their last interval. The
+ * largest latency is kept per interval (bpf/syscalls.h). exit/exit_group never return: they are
  * counted at entry (syscount does not count them at all). With -L the in-flight map
  * has one entry per traced live thread, reused by each of its syscalls (no allocation
  * per syscall) and deleted when the thread exits.
@@ -27,7 +31,7 @@
  *             "reaped":N, "no_start":N},              (--stats)
  *    "maps":[{"name":S, "id":N, "max_entries":N, "prealloc":BOOL, "memlock":N,
  *             "elements":N|null, "cached_bytes":N|null, "pending_bytes":N|null}, ...]}
- *   "maps" is read just before the interval's drain (peak of the interval); elements/
+ *   "maps" is read just before the interval's read of the counts; elements/
  *   cached/pending are null on kernels without the bpfmem series.
  *   filter.cgroup: tasks of that cgroup and of its descendants (a cgroup array and
  *   bpf_current_task_under_cgroup(), like libbpf-tools). Strings are valid UTF-8:
@@ -46,7 +50,9 @@
 #include <bpf/libbpf.h>
 
 #include "bpfmem.h"
-#include "../bpf/syscalls.h"
+#include "syscalls.h"
+#include "mapread.h"
+#include "syscalls-delta.h"
 #include "syscalls.skel.h"
 #include "syscalls-tables.h"
 
@@ -69,7 +75,7 @@ static struct env {
 
 struct row {
 	struct sc_key key;
-	struct sc_val val;
+	struct sc_delta val;	/* of the interval */
 };
 
 static void usage(FILE *f)
@@ -139,81 +145,6 @@ static const char *errno_name(int nr)
 	return NULL;
 }
 
-static void add_row(struct row *r, const struct sc_key *key, const void *val, size_t vsize)
-{
-	memset(r, 0, sizeof(*r));
-	r->key = *key;
-	memcpy(&r->val, val, vsize);
-}
-
-/* One entry at a time (no batch ops, or a bucket larger than the room left). */
-static void drain_each(int fd, size_t vsize, size_t cap, struct sc_key *key, char *val,
-		       struct row *rows, size_t *got)
-{
-	while (*got < cap && !bpf_map_get_next_key(fd, NULL, key)) {
-		if (!bpf_map_lookup_and_delete_elem(fd, key, val) ||
-		    (!bpf_map_lookup_elem(fd, key, val) && !bpf_map_delete_elem(fd, key)))
-			add_row(&rows[(*got)++], key, val, vsize);
-	}
-}
-
-/*
- * Reads and empties the aggregate map: batch lookup-and-delete, or iterate+delete.
- * Programs keep inserting while it runs, so it may find more than @cap entries: what
- * does not fit stays in the map for the next interval.
- */
-static int drain(int fd, size_t vsize, size_t cap, struct row *rows, size_t *nrows)
-{
-	LIBBPF_OPTS(bpf_map_batch_opts, opts);
-	struct sc_key *keys = calloc(cap, sizeof(*keys));
-	char *vals = calloc(cap, vsize);
-	__u32 batch, n, i;
-	void *in = NULL;
-	size_t got = 0;
-	int err = 0;
-
-	if (!keys || !vals) {
-		err = -ENOMEM;
-		goto out;
-	}
-	for (;;) {
-		n = cap - got;
-		if (!n)
-			break;
-		err = bpf_map_lookup_and_delete_batch(fd, in, &batch, keys, vals, &n, &opts);
-		if (err && errno == ENOSPC) {
-			/*
-			 * The next bucket holds more entries than the room left (a batch
-			 * never splits a bucket): take what fits one by one.
-			 */
-			err = 0;
-			drain_each(fd, vsize, cap, keys, vals, rows, &got);
-			break;
-		}
-		if (err && errno != ENOENT) {
-			err = -errno;
-			if (in || got)
-				goto out;
-			/* no batch ops for this map on this kernel: iterate and delete */
-			err = 0;
-			drain_each(fd, vsize, cap, keys, vals, rows, &got);
-			break;
-		}
-		for (i = 0; i < n; i++)
-			add_row(&rows[got++], &keys[i], vals + (size_t)i * vsize, vsize);
-		if (err) {	/* ENOENT: that was the last batch */
-			err = 0;
-			break;
-		}
-		in = &batch;
-	}
-out:
-	*nrows = got;
-	free(keys);
-	free(vals);
-	return err;
-}
-
 static int cmp_rows(const void *a, const void *b)
 {
 	const struct row *x = a, *y = b;
@@ -227,24 +158,39 @@ static int cmp_rows(const void *a, const void *b)
 	return x->key.nr < y->key.nr ? -1 : x->key.nr > y->key.nr;
 }
 
-/* Counts the in-flight entries and those whose thread no longer exists. */
+static bool task_gone(__u32 id)
+{
+	char path[32];
+
+	snprintf(path, sizeof(path), "/proc/%u", id);
+	return access(path, F_OK) && errno == ENOENT;
+}
+
+/*
+ * Counts the in-flight entries, and removes those of threads that no longer exist.
+ * The kernel deletes a thread's entry at sched_process_exit, before /proc/TID goes
+ * away, so an entry still there after /proc/TID went is a dead thread's: its exit was
+ * not seen (a missed run on PREEMPT_RT). The entry is looked up again after the check:
+ * a thread that exits between the key's listing and the check is not one.
+ */
 static void inflight_scan(int fd, long long *elements, long long *dead)
 {
+	struct sc_inflight in;
 	__u32 key, next, *prev = NULL;
-	char path[64];
 
 	*elements = *dead = 0;
 	while (!bpf_map_get_next_key(fd, prev, &next) && *elements < 1000000) {
 		(*elements)++;
-		snprintf(path, sizeof(path), "/proc/%u", next);
-		if (access(path, F_OK))
+		if (task_gone(next) && !bpf_map_lookup_elem(fd, &next, &in)) {
 			(*dead)++;
+			bpf_map_delete_elem(fd, &next);
+		}
 		key = next;
 		prev = &key;
 	}
 }
 
-static void hist_slots(const struct sc_val *v, unsigned long long *slots)
+static void hist_slots(const struct sc_delta *v, unsigned long long *slots)
 {
 	int i;
 
@@ -260,7 +206,7 @@ struct interval {
 	bool have_stats;
 	long long counts_elements, inflight_elements, inflight_dead, reaped, no_start;
 	bool have_maps;
-	struct bpfmem_map_mem maps[3];	/* read before the drain */
+	struct bpfmem_map_mem maps[3];	/* read before the counts */
 };
 
 static void print_text(struct row *rows, size_t nrows, const struct interval *iv)
@@ -288,7 +234,7 @@ static void print_text(struct row *rows, size_t nrows, const struct interval *iv
 		printf(" %10s(%s) %8s(%s) %8s(%s)", "TOTAL", unit, "AVG", unit, "MAX", unit);
 	putchar('\n');
 	for (i = 0; i < shown; i++) {
-		const struct sc_val *v = &rows[i].val;
+		const struct sc_delta *v = &rows[i].val;
 
 		if (env.by_process)
 			printf("%-7u %-16.16s", rows[i].key.tgid, v->comm);
@@ -319,12 +265,12 @@ static void print_text(struct row *rows, size_t nrows, const struct interval *iv
 	if (iv->inflight_lost)
 		printf("%lld latency samples lost (in-flight map full)\n", iv->inflight_lost);
 	if (iv->have_stats)
-		printf("stats: counts elements %lld (before drain), inflight elements %lld "
+		printf("stats: counts elements %lld, inflight elements %lld "
 		       "(dead threads %lld), reaped at exit %lld, returns without entry %lld\n",
 		       iv->counts_elements, iv->inflight_elements, iv->inflight_dead, iv->reaped,
 		       iv->no_start);
 	if (iv->final && iv->have_maps) {
-		printf("memory of our maps (read before the final drain):\n");
+		printf("memory of our maps (read before the final counts):\n");
 		for (i = 0; i < sizeof(iv->maps) / sizeof(iv->maps[0]); i++) {
 			fputs("  ", stdout);
 			bpfmem_map_mem_print(stdout, &iv->maps[i]);
@@ -387,7 +333,7 @@ static void print_json(struct row *rows, size_t nrows, const struct interval *iv
 	jw_name(&jw, "rows");
 	jw_start_array(&jw);
 	for (i = 0; i < shown; i++) {
-		const struct sc_val *v = &rows[i].val;
+		const struct sc_delta *v = &rows[i].val;
 
 		jw_start_object(&jw);
 		if (env.by_process) {
@@ -441,7 +387,7 @@ static void print_json(struct row *rows, size_t nrows, const struct interval *iv
 	fflush(stdout);
 }
 
-/* Map memory of all our maps, read now (before the interval's drain), printed later. */
+/* Map memory of all our maps, read now (before the interval's counts), printed later. */
 static void snapshot_maps(struct syscalls_bpf *skel, struct interval *iv)
 {
 	bpfmem_map_mem_read(&iv->maps[0], "counts", bpf_map__fd(skel->maps.counts));
@@ -580,6 +526,116 @@ static int parse_args(int argc, char **argv, bool *list)
 	return 0;
 }
 
+/* The counts as the last read saw them (sorted by key), and the buffers of a read. */
+static struct counts_state {
+	struct bpfmem_map_read rd;
+	struct sc_entry *prev, *cur;
+	size_t nprev, cap;
+	struct sc_key *keys;
+	struct sc_delta *deltas;
+	bool *gone;	/* -P: the entry's process exited, the entry was removed */
+	__u32 epoch;
+} cs;
+
+static int grow_state(size_t n)
+{
+	size_t cap = cs.cap ? cs.cap : 64;
+	void *p;
+
+	while (cap < n)
+		cap *= 2;
+	if (cap == cs.cap)
+		return 0;
+	if (!(p = realloc(cs.prev, cap * sizeof(*cs.prev))))
+		return -ENOMEM;
+	cs.prev = p;
+	if (!(p = realloc(cs.cur, cap * sizeof(*cs.cur))))
+		return -ENOMEM;
+	cs.cur = p;
+	if (!(p = realloc(cs.keys, cap * sizeof(*cs.keys))))
+		return -ENOMEM;
+	cs.keys = p;
+	if (!(p = realloc(cs.deltas, cap * sizeof(*cs.deltas))))
+		return -ENOMEM;
+	cs.deltas = p;
+	if (!(p = realloc(cs.gone, cap * sizeof(*cs.gone))))
+		return -ENOMEM;
+	cs.gone = p;
+	cs.cap = cap;
+	return 0;
+}
+
+/*
+ * The interval's rows into @rows (sized by the caller through *@rows): ends the epoch,
+ * reads the whole map, subtracts the last read. With -P an entry whose process has
+ * exited is removed (its final value, taken by the delete, counts in this interval):
+ * an exited process adds nothing more, and the map keeps room for live ones.
+ */
+static int read_interval(struct syscalls_bpf *skel, int fd, size_t vsize,
+			 struct row **rows, size_t *nrows)
+{
+	struct sc_entry *t;
+	size_t i, n, keep;
+	__u32 ended = cs.epoch;
+	void *p;
+	int err;
+
+	/* samples from here on go to the next interval's max slot */
+	skel->bss->epoch = ++cs.epoch;
+	cs.rd.key_size = sizeof(struct sc_key);
+	cs.rd.value_size = vsize;
+	err = bpfmem_map_read(fd, &cs.rd, env.max_entries);
+	if (err)
+		return err;
+	n = cs.rd.n;
+	err = grow_state(n > cs.nprev ? n : cs.nprev);
+	if (err)
+		return err;
+	for (i = 0; i < n; i++) {
+		memset(&cs.cur[i], 0, sizeof(cs.cur[i]));
+		memcpy(&cs.cur[i].key, (char *)cs.rd.keys + i * sizeof(struct sc_key),
+		       sizeof(struct sc_key));
+		memcpy(&cs.cur[i].val, (char *)cs.rd.vals + i * vsize, vsize);
+	}
+	qsort(cs.cur, n, sizeof(*cs.cur), sc_key_cmp);
+	for (i = 0; i < n; i++) {
+		struct sc_val final = {};
+
+		cs.gone[i] = env.by_process && task_gone(cs.cur[i].key.tgid) &&
+			     !bpf_map_lookup_and_delete_elem(fd, &cs.cur[i].key, &final);
+		if (cs.gone[i])
+			memcpy(&cs.cur[i].val, &final, vsize);
+	}
+	p = realloc(*rows, (n ? n : 1) * sizeof(**rows));
+	if (!p)
+		return -ENOMEM;
+	*rows = p;
+	*nrows = sc_interval(cs.cur, n, cs.prev, cs.nprev, ended, cs.keys, cs.deltas);
+	for (i = 0; i < *nrows; i++) {
+		(*rows)[i].key = cs.keys[i];
+		(*rows)[i].val = cs.deltas[i];
+	}
+	/* carry this read to the next one, without the removed entries */
+	for (i = 0, keep = 0; i < n; i++)
+		if (!cs.gone[i])
+			cs.cur[keep++] = cs.cur[i];
+	t = cs.prev;
+	cs.prev = cs.cur;
+	cs.cur = t;
+	cs.nprev = keep;
+	return 0;
+}
+
+/*
+ * Runs the kernel skipped: programs not run (recursion, a preempted run on the same
+ * CPU) and, with kprobes, probes that could not fire (a kretprobe out of return
+ * instances: more threads inside a syscall than its maxactive).
+ */
+static long long missed_runs(struct syscalls_bpf *skel)
+{
+	return bpfmem_prog_misses(skel->obj) + bpfmem_skel_kprobe_missed(skel->skeleton);
+}
+
 static enum hook pick_hook(void)
 {
 	if (bpfmem_fentry_can_attach(SC_FUNC))
@@ -692,12 +748,11 @@ int cmd_syscalls(int argc, char **argv)
 	}
 	counts_fd = bpf_map__fd(skel->maps.counts);
 	stats_fd = bpf_map__fd(skel->maps.stats);
-	rows = calloc(env.max_entries, sizeof(*rows));
-	if (!rows) {
-		bpfmem_err("out of memory");
-		goto out;
-	}
 	bpfmem_setup_signals();
+	if (env.hook == HOOK_KPROBE && !bpfmem_kernel_has_kprobe_missed())
+		fprintf(stderr, "note: this kernel does not report kretprobe misses (Linux 6.7+ "
+			"does): with more threads inside syscalls than the kretprobe's "
+			"maxactive, returns go uncounted unseen; --hook tp has no such limit\n");
 	fprintf(stderr, "Tracing syscalls (hook %s%s%s)... Hit Ctrl-C to end.\n",
 		hook_names[env.hook], env.hook == HOOK_TP ? " on raw_syscalls" : " on " SC_FUNC,
 		env.latency ? ", with latency" : "");
@@ -730,7 +785,7 @@ int cmd_syscalls(int argc, char **argv)
 			iv.counts_elements = bpfmem_count_keys(counts_fd, sizeof(struct sc_key),
 							       10000000);
 		}
-		err = drain(counts_fd, vsize, env.max_entries, rows, &nrows);
+		err = read_interval(skel, counts_fd, vsize, &rows, &nrows);
 		if (err) {
 			bpfmem_err("cannot read the aggregate map: %s", strerror(-err));
 			goto out;
@@ -751,7 +806,7 @@ int cmd_syscalls(int argc, char **argv)
 				iv.no_start = cur;
 			prev_stat[i] = cur;
 		}
-		cur = bpfmem_prog_misses(skel->obj);
+		cur = missed_runs(skel);
 		iv.missed = cur - prev_missed;
 		prev_missed = cur;
 		if (env.stats)
@@ -766,6 +821,12 @@ int cmd_syscalls(int argc, char **argv)
 	ret = 0;
 out:
 	free(rows);
+	free(cs.prev);
+	free(cs.cur);
+	free(cs.keys);
+	free(cs.deltas);
+	free(cs.gone);
+	bpfmem_map_read_free(&cs.rd);
 	syscalls_bpf__destroy(skel);
 	return ret;
 }

@@ -147,11 +147,16 @@ else
 fi
 sum=$(awk '$1 == "getppid" { s += $2 } END { print s + 0 }' $T/churn)
 [ $((sum + missed)) -ge $churn ]; ok $? "churn: getppid of every child counted ($sum + $missed missed >= $churn)"
+# the kernel deletes a thread's in-flight entry at its exit; one left by a dead thread
+# means that exit's run was missed (PREEMPT_RT): the tool reports and removes it, so
+# dead entries never exceed the reported misses, and none remains at the end
 last=$(grep '^stats:' $T/churn | tail -n1)
-echo "$last" | grep -q 'inflight elements 0 (dead threads 0)'
-ok $? "churn: in-flight map empty after the churn: $last"
-! grep '^stats:' $T/churn | grep -qv 'dead threads 0)'
-ok $? "churn: no in-flight entry of a dead thread in any interval"
+set -- $(echo "$last" | sed -n 's/.*inflight elements \([0-9]*\) (dead threads \([0-9]*\)).*/\1 \2/p')
+[ -n "${1:-}" ] && [ "$1" = "$2" ]
+ok $? "churn: in-flight map empty after the churn, but for dead entries removed now: $last"
+dead=$(sed -n 's/.*(dead threads \([0-9]*\)).*/\1/p' $T/churn | awk '{ s += $1 } END { print s + 0 }')
+[ "$dead" -le "$missed" ]
+ok $? "churn: in-flight entries of dead threads ($dead) only where runs were missed ($missed)"
 rmdir /sys/fs/cgroup/sctest
 
 # -c includes descendant cgroups (like libbpf-tools): a process in a child cgroup of
@@ -198,8 +203,9 @@ last=$(grep '^stats:' $T/churn2 | tail -n1)
 echo "# $last"
 n=$(echo "$last" | sed -n 's/.*inflight elements \([0-9]*\) (dead threads \([0-9]*\)).*/\1 \2/p')
 set -- $n
-[ -n "$1" ] && [ "$1" -le 10 ] && [ "$2" = 0 ]
-ok $? "churn system-wide: in-flight elements near zero ($1) and none dead ($2)"
+m2=$(missed_text $T/churn2)
+[ -n "$1" ] && [ $(($1 - $2)) -le 10 ] && [ "$2" -le "$m2" ]
+ok $? "churn system-wide: in-flight elements near zero ($1), dead ($2) only where runs were missed ($m2)"
 
 # side by side with libbpf-tools syscount
 if [ -x /usr/bin/syscount ]; then

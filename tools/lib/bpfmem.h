@@ -41,6 +41,17 @@ void bpfmem_libbpf_logging(bool verbose);
  */
 int bpfmem_loader_init(bool verbose);
 
+/*
+ * The collectors (maps, progs, exporter): libbpf's lines only with @verbose (their
+ * BPF part is optional, a failure gets one line of their own), and CAP_SYS_ADMIN, which
+ * listing maps and programs by id takes (euid 0 neither needed nor enough). Prints the
+ * reason and returns < 0 without it. @what: "maps" or "programs".
+ */
+void bpfmem_libbpf_logging_quiet(bool verbose);
+int bpfmem_collector_init(bool verbose, const char *what);
+/* CAP_* @cap is in the effective set of this process */
+bool bpfmem_have_cap(int cap);
+
 bool bpfmem_have_btf(void);
 bool bpfmem_kernel_is_rt(void);
 /* The running kernel carries the bpfmem series (detected by BTF type). */
@@ -49,6 +60,8 @@ bool bpfmem_series_present(void);
 bool bpfmem_fentry_can_attach(const char *func);
 /* @func is in available_filter_functions or kallsyms (kprobe-able). */
 bool bpfmem_kprobe_exists(const char *func);
+/* struct bpf_link_info reports a kprobe link's misses (Linux 6.7) */
+bool bpfmem_kernel_has_kprobe_missed(void);
 
 /* Strict number parsing: decimal ("010" is 10), whole string, range checked; no
  * leading space or '+'.
@@ -179,5 +192,10 @@ struct bpf_object;
 long long bpfmem_prog_misses(struct bpf_object *obj);
 /* The same of one program; -1 if its info cannot be read. */
 long long bpfmem_prog_fd_misses(int prog_fd);
+/* misses of a kprobe/kretprobe link (maxactive), -1 where the kernel does not say */
+long long bpfmem_kprobe_link_missed(int link_fd);
+/* the sum over a skeleton's attached kprobe/kretprobe links */
+struct bpf_object_skeleton;
+long long bpfmem_skel_kprobe_missed(const struct bpf_object_skeleton *s);
 
 #endif

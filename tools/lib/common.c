@@ -182,6 +182,53 @@ long long bpfmem_prog_misses(struct bpf_object *obj)
 	return n;
 }
 
+/*
+ * Runs a kprobe or kretprobe link's probe could not start: the kprobe's and, for a
+ * kretprobe, the return instances it lacked (maxactive). Read from the link's info
+ * (struct bpf_link_info.perf_event.kprobe.missed, Linux 6.7); -1 where the kernel does
+ * not report it (older kernels fill no perf-event link info) or @link_fd is no such
+ * link. The UAPI layout is spelled out: the build's linux/bpf.h may be older.
+ */
+long long bpfmem_kprobe_link_missed(int link_fd)
+{
+	union {
+		__u64 align;
+		unsigned char b[128];
+	} info;
+	__u32 len = sizeof(info), type, pe_type;
+	__u64 missed;
+
+	if (link_fd < 0 || !bpfmem_kernel_has_kprobe_missed())
+		return -1;
+	memset(&info, 0, sizeof(info));
+	if (bpf_obj_get_info_by_fd(link_fd, &info, &len) || len < 56)
+		return -1;
+	memcpy(&type, info.b, sizeof(type));
+	memcpy(&pe_type, info.b + 16, sizeof(pe_type));
+	/* BPF_LINK_TYPE_PERF_EVENT 7; BPF_PERF_EVENT_KPROBE 3, _KRETPROBE 4 */
+	if (type != 7 || (pe_type != 3 && pe_type != 4))
+		return -1;
+	memcpy(&missed, info.b + 48, sizeof(missed));
+	return missed;
+}
+
+long long bpfmem_skel_kprobe_missed(const struct bpf_object_skeleton *s)
+{
+	long long n = 0, m;
+	int i;
+
+	for (i = 0; i < s->prog_cnt; i++) {
+		const struct bpf_prog_skeleton *p =
+			(const void *)((const char *)s->progs + (size_t)i * s->prog_skel_sz);
+		struct bpf_link *l = *p->link;
+
+		m = l ? bpfmem_kprobe_link_missed(bpf_link__fd(l)) : -1;
+		if (m > 0)
+			n += m;
+	}
+	return n;
+}
+
 long long bpfmem_count_keys(int map_fd, unsigned int key_size, long long max)
 {
 	char *a = malloc(key_size ? key_size : 1), *b = malloc(key_size ? key_size : 1), *t;

@@ -149,3 +149,42 @@ bool bpfmem_kprobe_exists(const char *func)
 		return true;
 	return file_has_word("/proc/kallsyms", func, 2);
 }
+
+static bool has_member(const struct btf *btf, const struct btf_type *t, const char *name,
+		       int depth)
+{
+	const struct btf_member *m = btf_members(t);
+	int i;
+
+	for (i = 0; i < btf_vlen(t); i++, m++) {
+		const struct btf_type *mt = btf__type_by_id(btf, m->type);
+
+		if (!strcmp(btf__name_by_offset(btf, m->name_off), name))
+			return true;
+		while (mt && (btf_is_typedef(mt) || btf_is_mod(mt)))
+			mt = btf__type_by_id(btf, mt->type);
+		if (mt && depth < 4 && (btf_is_struct(mt) || btf_is_union(mt)) &&
+		    has_member(btf, mt, name, depth + 1))
+			return true;
+	}
+	return false;
+}
+
+bool bpfmem_kernel_has_kprobe_missed(void)
+{
+	static int cached = -1;
+	struct btf *btf;
+	__s32 id;
+
+	if (cached >= 0)
+		return cached;
+	cached = 0;
+	btf = btf__load_vmlinux_btf();
+	if (!btf)
+		return false;
+	id = btf__find_by_name_kind(btf, "bpf_link_info", BTF_KIND_STRUCT);
+	if (id > 0)
+		cached = has_member(btf, btf__type_by_id(btf, id), "missed", 0);
+	btf__free(btf);
+	return cached;
+}

@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/* Reading a whole hash map without deleting (see mapread.c). */
+#ifndef BPFMEM_MAPREAD_H
+#define BPFMEM_MAPREAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <linux/types.h>
+
+/* Keys and values of one read, in the map's order; buffers reused by the next read. */
+struct bpfmem_map_read {
+	size_t key_size, value_size;	/* set by the caller */
+	void *keys, *vals;
+	size_t n, cap;
+};
+
+/* The map operations (libbpf's, or a test's model of a hash map); 0 or -errno. */
+struct bpfmem_map_ops {
+	int (*lookup_batch)(int fd, void *in, void *out, void *keys, void *vals, __u32 *count);
+	int (*get_next_key)(int fd, const void *key, void *next);
+	int (*lookup)(int fd, const void *key, void *val);
+};
+
+/* Every entry of @fd into @r (buffers first sized for @expect entries); 0 or -errno. */
+int bpfmem_map_read(int fd, struct bpfmem_map_read *r, size_t expect);
+int bpfmem_map_read_ops(const struct bpfmem_map_ops *ops, int fd, struct bpfmem_map_read *r,
+			size_t expect);
+void bpfmem_map_read_free(struct bpfmem_map_read *r);
+
+#endif
