@@ -16,6 +16,13 @@
  * response within WRITE_TIMEOUT_S. Each response is built completely in memory,
  * with Content-Length, before its first byte is sent. SIGINT/SIGTERM: exit 0.
  *
+ * Schema: the map families are those of `bpfmem maps --prometheus` (tools/lib/prom.c:
+ * per-map series labelled only by what a map keeps for its life, its memcg and owners
+ * in bpfmem_map_info), plus bpfmem_prog_* and bpfmem_exporter_*.
+ *
+ * Privilege: CAP_SYS_ADMIN (maps and programs by id, BPF_ENABLE_STATS), not uid 0.
+ * Without vmlinux BTF (no map iterator) a one-line note, then the fallback of maps.
+ *
  * Cardinality: per-map, per-memcg, per-program and per-allocator series exist only
  * for the objects present at the scrape; label values are bounded strings (map and
  * program names 15 bytes, comm 15, memcg paths 255, allocator owners 63).
@@ -39,6 +46,7 @@
 
 #include "http.h"
 #include "mapscan.h"
+#include "prom.h"
 #include "progscan.h"
 
 #define DEFAULT_LISTEN "127.0.0.1:9731"
@@ -64,19 +72,19 @@ static struct {
 	/* counters since start */
 	long long collections, err_maps, err_memcgs, err_listing, err_progs, err_collect;
 	long long rejected, timeouts;
-	long long requests[8];	/* by status, see status_idx() */
+	long long requests[10];	/* by status, see status_idx() */
 } st = { .stats_fd = -1 };
 
-static const int statuses[8] = { 200, 400, 404, 405, 408, 414, 431, 503 };
+static const int statuses[10] = { 200, 400, 404, 405, 408, 414, 431, 500, 503, 505 };
 
 static int status_idx(int status)
 {
 	int i;
 
-	for (i = 0; i < 8; i++)
+	for (i = 0; i < 10; i++)
 		if (statuses[i] == status)
 			return i;
-	return 1;	/* 505 and others are counted as 400 */
+	return 1;	/* none other is answered */
 }
 
 static void usage(FILE *f)
@@ -156,151 +164,6 @@ static void collect(void)
 
 /* ---- rendering ---- */
 
-#define MAP_LABELS(r, idbuf, owner) "id", idbuf, "name", (r)->info.name, "type",	\
-	bpfmem_map_type_str((r)->info.type), "mode", (r)->mode, "memcg",		\
-	(r)->memcg_src ? (r)->memcg : "", "owner", owner
-
-/* distinct owner comms, comma-separated */
-static void owner_label(const struct bpfmem_map_row *r, char *out, size_t len)
-{
-	size_t off = 0;
-	int k, j;
-
-	out[0] = '\0';
-	for (k = 0; k < r->n_owners; k++) {
-		for (j = 0; j < k; j++)
-			if (!strcmp(r->owners[j].comm, r->owners[k].comm))
-				break;
-		if (j < k || off >= len)
-			continue;
-		off += snprintf(out + off, len - off, "%s%s", off ? "," : "", r->owners[k].comm);
-	}
-}
-
-enum { M_MEMLOCK, M_ELEMS, M_MAXENT, M_UTIL, M_KEY, M_VAL, M_CACHED, M_PENDING, M_FAIL, NR_M };
-
-static void render_maps(struct bpfmem_prom *w)
-{
-	static const struct {
-		const char *name, *type, *help;
-	} fam[NR_M] = {
-		[M_MEMLOCK] = { "bpfmem_map_memlock_bytes", "gauge", "Memory the kernel accounts to the map (fdinfo memlock)." },
-		[M_ELEMS] = { "bpfmem_map_elements", "gauge", "Live elements in the map, where known (fdinfo, bpf_map_sum_elem_count, arrays, key iteration)." },
-		[M_MAXENT] = { "bpfmem_map_max_entries", "gauge", "Maximum number of entries of the map." },
-		[M_UTIL] = { "bpfmem_map_utilisation_ratio", "gauge", "Elements divided by max_entries: 1 is a full map." },
-		[M_KEY] = { "bpfmem_map_key_size_bytes", "gauge", "Key size of the map." },
-		[M_VAL] = { "bpfmem_map_value_size_bytes", "gauge", "Value size of the map." },
-		[M_CACHED] = { "bpfmem_map_alloc_cached_bytes", "gauge", "Bytes in the free caches of the map's bpf_mem_alloc (bpfmem series)." },
-		[M_PENDING] = { "bpfmem_map_alloc_pending_bytes", "gauge", "Bytes freed by the map waiting for an RCU grace period (bpfmem series)." },
-		[M_FAIL] = { "bpfmem_map_alloc_failures_total", "counter", "Failed element allocations of the map (bpfmem series)." },
-	};
-	const struct bpfmem_maps_sample *s = &st.maps;
-	size_t i;
-	int f;
-
-	for (f = 0; f < NR_M; f++) {
-		bpfmem_prom_family(w, fam[f].name, fam[f].type, fam[f].help);
-		for (i = 0; i < s->n; i++) {
-			const struct bpfmem_map_row *r = &s->rows[i];
-			char id[16], owner[8 * 20];
-			double v;
-
-			switch (f) {
-			case M_MEMLOCK: v = r->fdi.memlock; break;
-			case M_ELEMS: v = r->elements; break;
-			case M_MAXENT: v = r->info.max_entries; break;
-			case M_UTIL:
-				v = r->elements >= 0 && r->info.max_entries ?
-				    (double)r->elements / r->info.max_entries : -1;
-				break;
-			case M_KEY: v = r->info.key_size; break;
-			case M_VAL: v = r->info.value_size; break;
-			case M_CACHED: v = r->fdi.cached_bytes; break;
-			case M_PENDING: v = r->fdi.pending_bytes; break;
-			default: v = r->fdi.alloc_failures; break;
-			}
-			if (v < 0)	/* not known for this map or kernel: no series */
-				continue;
-			snprintf(id, sizeof(id), "%u", r->info.id);
-			owner_label(r, owner, sizeof(owner));
-			bpfmem_prom_sample(w, v, MAP_LABELS(r, id, owner), NULL);
-		}
-	}
-}
-
-static void render_memcgs(struct bpfmem_prom *w)
-{
-	static const char *const fam[][2] = {
-		{ "bpfmem_memcg_memory_current_bytes", "memory.current of a memcg BPF maps are charged to." },
-		{ "bpfmem_memcg_slab_unreclaimable_bytes", "memory.stat slab_unreclaimable of the memcg." },
-		{ "bpfmem_memcg_percpu_bytes", "memory.stat percpu of the memcg." },
-		{ "bpfmem_memcg_kernel_bytes", "memory.stat kernel of the memcg." },
-		{ "bpfmem_memcg_vmalloc_bytes", "memory.stat vmalloc of the memcg." },
-	};
-	size_t i;
-	int f;
-
-	for (f = 0; f < 5; f++) {
-		bpfmem_prom_family(w, fam[f][0], "gauge", fam[f][1]);
-		for (i = 0; i < st.maps.n_memcgs; i++) {
-			const struct bpfmem_memcg *m = &st.maps.memcgs[i];
-			long long v = f == 0 ? m->current : f == 1 ? m->slab : f == 2 ? m->percpu :
-				      f == 3 ? m->kernel : m->vmalloc;
-
-			if (v >= 0)
-				bpfmem_prom_sample(w, v, "memcg", m->path, NULL);
-		}
-	}
-}
-
-/* the debugfs listing (series): totals, and counters per (owner, map id) */
-static void render_allocators(struct bpfmem_prom *w)
-{
-	static const char *const fam[][2] = {
-		{ "bpfmem_alloc_allocs_total", "Objects handed out by bpf_mem_alloc allocators." },
-		{ "bpfmem_alloc_frees_total", "Objects freed to bpf_mem_alloc allocators." },
-		{ "bpfmem_alloc_failures_total", "Failed bpf_mem_alloc allocations." },
-		{ "bpfmem_alloc_refills_total", "Refill runs of bpf_mem_alloc caches below their low watermark." },
-		{ "bpfmem_alloc_refill_objects_total", "Objects added to bpf_mem_alloc free lists by refills." },
-		{ "bpfmem_alloc_trimmed_objects_total", "Objects trimmed from bpf_mem_alloc caches (above the high watermark or by the shrinker)." },
-		{ "bpfmem_alloc_cached_bytes", "Bytes in bpf_mem_alloc free caches." },
-		{ "bpfmem_alloc_pending_bytes", "Bytes in bpf_mem_alloc waiting for an RCU grace period." },
-	};
-	const struct bpfmem_maps_sample *s = &st.maps;
-	int f, i, j;
-
-	if (!s->have_ma)
-		return;
-	bpfmem_prom_family(w, "bpfmem_alloc_allocators", "gauge", "bpf_mem_alloc allocators (debugfs listing).");
-	bpfmem_prom_sample(w, s->ma.allocators, NULL);
-	for (f = 0; f < 8; f++) {
-		bpfmem_prom_family(w, fam[f][0], f < 6 ? "counter" : "gauge", fam[f][1]);
-		for (i = 0; i < s->n_ma_lines; i++) {
-			const struct bpfmem_ma_line *a = &s->ma_lines[i];
-			long long v = 0;
-			char id[16];
-
-			for (j = 0; j < i; j++)	/* summed into the first line of its key */
-				if (s->ma_lines[j].map_id == a->map_id &&
-				    !strcmp(s->ma_lines[j].owner, a->owner))
-					break;
-			if (j < i)
-				continue;
-			for (j = i; j < s->n_ma_lines; j++) {
-				const struct bpfmem_ma_line *b = &s->ma_lines[j];
-
-				if (b->map_id != a->map_id || strcmp(b->owner, a->owner))
-					continue;
-				v += f == 0 ? b->allocs : f == 1 ? b->frees : f == 2 ? b->alloc_failures :
-				     f == 3 ? b->refill_runs : f == 4 ? b->refill_objs :
-				     f == 5 ? b->trimmed_objs : f == 6 ? b->cached_bytes : b->pending_bytes;
-			}
-			snprintf(id, sizeof(id), "%u", a->map_id);
-			bpfmem_prom_sample(w, v, "owner", a->owner, "map_id", id, NULL);
-		}
-	}
-}
-
 static void render_progs(struct bpfmem_prom *w)
 {
 	size_t i;
@@ -344,8 +207,6 @@ static void render_self(struct bpfmem_prom *w)
 {
 	int i;
 
-	bpfmem_prom_family(w, "bpfmem_series_present", "gauge", "1 if the kernel carries the bpfmem series.");
-	bpfmem_prom_sample(w, st.maps.series, NULL);
 	bpfmem_prom_family(w, "bpfmem_prog_stats_enabled", "gauge", "1 while the exporter holds BPF_ENABLE_STATS (program run time and counts).");
 	bpfmem_prom_sample(w, st.stats_fd >= 0, NULL);
 	bpfmem_prom_family(w, "bpfmem_exporter_scrape_duration_seconds", "gauge", "Time the last collection took.");
@@ -360,7 +221,7 @@ static void render_self(struct bpfmem_prom *w)
 	bpfmem_prom_family(w, "bpfmem_exporter_collection_errors_total", "counter", "Collections whose map or program listing failed (those series are left out).");
 	bpfmem_prom_sample(w, st.err_collect, NULL);
 	bpfmem_prom_family(w, "bpfmem_exporter_http_requests_total", "counter", "HTTP requests answered, by status code.");
-	for (i = 0; i < 8; i++) {
+	for (i = 0; i < 10; i++) {
 		char code[8];
 
 		snprintf(code, sizeof(code), "%d", statuses[i]);
@@ -377,9 +238,10 @@ static void render(struct bpfmem_buf *body, bool om)
 	struct bpfmem_prom w = { .b = body, .om = om };
 
 	if (st.maps_ok) {
-		render_maps(&w);
-		render_memcgs(&w);
-		render_allocators(&w);
+		bpfmem_prom_maps(&w, &st.maps);	/* the schema of maps --prometheus */
+	} else {
+		bpfmem_prom_family(&w, "bpfmem_series_present", "gauge", "1 if the kernel carries the bpfmem series.");
+		bpfmem_prom_sample(&w, st.maps.series, NULL);
 	}
 	if (st.progs_ok)
 		render_progs(&w);
@@ -630,7 +492,7 @@ int cmd_exporter(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
-	int c, lfd;
+	int c, lfd, err;
 
 	while ((c = getopt_long(argc, argv, "l:i:vh", opts, NULL)) != -1) {
 		switch (c) {
@@ -654,18 +516,18 @@ int cmd_exporter(int argc, char **argv)
 			return 2;
 	}
 	bpfmem_setup_signals();
-	if (bpfmem_loader_init(env.verbose))
+	if (bpfmem_collector_init(env.verbose, "maps"))
 		return 1;
-	if (geteuid() != 0) {
-		bpfmem_err("no privilege to list BPF maps (needs CAP_SYS_ADMIN: run as root)");
-		return 1;
-	}
 	lfd = listen_on();
 	if (lfd < 0)
 		return 1;
 	st.maps.series = bpfmem_series_present();
-	if (bpfmem_maps_open() && env.verbose)
-		bpfmem_err("map iterator unavailable: elements by key iteration, memcg from owners");
+	err = bpfmem_maps_open();
+	if (err == -ENOENT && !bpfmem_have_btf())
+		bpfmem_err("note: no kernel BTF (/sys/kernel/btf/vmlinux): no map iterator; elements by key iteration, memcg from the owners");
+	else if (err)
+		bpfmem_err("map iterator not loaded (%s%s): elements by key iteration, memcg from the owners",
+			   strerror(-err), env.verbose ? "" : "; -v shows libbpf's log");
 	st.stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
 	if (st.stats_fd < 0)
 		bpfmem_err("BPF_ENABLE_STATS refused (%s): program run time and counts stay 0",

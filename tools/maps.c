@@ -50,8 +50,15 @@
  * "owners[].cgroup" is each holder's own cgroup (/proc/PID/cgroup), which may differ.
  *
  * Prometheus (--prometheus): text exposition format 0.0.4 for a node-exporter
- * textfile collector; metric families bpfmem_map_* with labels id, name, type,
- * mode; bpfmem_memcg_* with label memcg; bpfmem_maps_* totals; bpfmem_series_present.
+ * textfile collector, the schema of `bpfmem exporter` (tools/lib/prom.c): per-map
+ * families bpfmem_map_* labelled id, name, type, mode (fixed for the map's life), its
+ * memcg and owners in bpfmem_map_info; bpfmem_memcg_* by memcg; bpfmem_maps_* totals;
+ * bpfmem_alloc_* per (owner, map_id); bpfmem_series_present.
+ *
+ * Privilege: CAP_SYS_ADMIN (listing maps by id), not uid 0. Without vmlinux BTF the
+ * iterator cannot load: a one-line note, then elements by key iteration and the memcg
+ * from the owners (memcg_source "owner"). On a kernel that charges maps to no memcg
+ * (no map->objcg: SLOB, !CONFIG_MEMCG_KMEM) "memcg" is null.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -65,6 +72,7 @@
 #include <bpf/libbpf.h>
 
 #include "mapscan.h"
+#include "prom.h"
 
 enum sort_key { S_ID, S_NAME, S_TYPE, S_MEMLOCK, S_ELEMENTS, S_CACHED, S_PENDING, S_MAX_ENTRIES };
 
@@ -360,133 +368,34 @@ static void print_json(const struct bpfmem_maps_sample *s)
 	fflush(stdout);
 }
 
-/* Prometheus label value: escape backslash, double quote and newline. */
-static void prom_str(const char *s)
+/* the schema shared with the exporter (tools/lib/prom.c) */
+static int print_prom(const struct bpfmem_maps_sample *s)
 {
-	for (; *s; s++) {
-		if (*s == '\\' || *s == '"')
-			printf("\\%c", *s);
-		else if (*s == '\n')
-			printf("\\n");
-		else
-			putchar(*s);
-	}
+	struct bpfmem_buf b = {};
+	struct bpfmem_prom w = { .b = &b };
+	int err = 0;
+
+	bpfmem_prom_maps(&w, s);
+	bpfmem_prom_end(&w);
+	if (b.oom)
+		err = -ENOMEM;
+	else if (fwrite(b.p, 1, b.len, stdout) != b.len || fflush(stdout))
+		err = -errno;
+	bpfmem_buf_free(&b);
+	if (err)
+		bpfmem_err("cannot write the exposition: %s", strerror(-err));
+	return err;
 }
 
-static void prom_labels(const struct bpfmem_map_row *r)
+static int print_sample(const struct bpfmem_maps_sample *s)
 {
-	printf("{id=\"%u\",name=\"", r->info.id);
-	prom_str(r->info.name);
-	printf("\",type=\"%s\",mode=\"%s\"}", bpfmem_map_type_str(r->info.type), r->mode);
-}
-
-enum { F_MEMLOCK, F_MAXENT, F_KEY, F_VAL, F_ELEMS, F_CACHED, F_PENDING, F_FAIL, F_PREALLOC,
-       F_OWNERS, NR_F };
-
-static void print_prom(const struct bpfmem_maps_sample *s)
-{
-	static const struct {
-		const char *name, *help;
-	} fam[NR_F] = {
-		[F_MEMLOCK] = { "bpfmem_map_memlock_bytes", "Memory the kernel accounts to the map (fdinfo memlock)." },
-		[F_MAXENT] = { "bpfmem_map_max_entries", "Maximum number of entries of the map." },
-		[F_KEY] = { "bpfmem_map_key_size_bytes", "Key size of the map." },
-		[F_VAL] = { "bpfmem_map_value_size_bytes", "Value size of the map." },
-		[F_ELEMS] = { "bpfmem_map_elements", "Live elements in the map (where known)." },
-		[F_CACHED] = { "bpfmem_map_alloc_cached_bytes", "Bytes in the map's bpf_mem_alloc free caches (bpfmem series)." },
-		[F_PENDING] = { "bpfmem_map_alloc_pending_bytes", "Bytes freed by the map waiting for an RCU grace period (bpfmem series)." },
-		[F_FAIL] = { "bpfmem_map_alloc_failures_total", "Failed element allocations of the map (bpfmem series)." },
-		[F_PREALLOC] = { "bpfmem_map_preallocated", "1 if the map preallocates its elements." },
-		[F_OWNERS] = { "bpfmem_map_owner_processes", "Processes holding a file descriptor of the map." },
-	};
-	struct totals t;
-	size_t i;
-	int f;
-
-	sum(s, &t);
-	for (f = 0; f < NR_F; f++) {
-		printf("# HELP %s %s\n# TYPE %s %s\n", fam[f].name, fam[f].help, fam[f].name,
-		       f == F_FAIL ? "counter" : "gauge");
-		for (i = 0; i < s->n; i++) {
-			const struct bpfmem_map_row *r = &s->rows[i];
-			long long v;
-
-			switch (f) {
-			case F_MEMLOCK: v = r->fdi.memlock; break;
-			case F_MAXENT: v = r->info.max_entries; break;
-			case F_KEY: v = r->info.key_size; break;
-			case F_VAL: v = r->info.value_size; break;
-			case F_ELEMS: v = r->elements; break;
-			case F_CACHED: v = r->fdi.cached_bytes; break;
-			case F_PENDING: v = r->fdi.pending_bytes; break;
-			case F_FAIL: v = r->fdi.alloc_failures; break;
-			case F_PREALLOC: v = !strncmp(r->mode, "prealloc", 8); break;
-			default: v = r->n_owners; break;
-			}
-			if (v < 0)
-				continue;
-			printf("%s", fam[f].name);
-			prom_labels(r);
-			printf(" %lld\n", v);
-		}
-	}
-	printf("# HELP bpfmem_maps_count BPF maps listed.\n# TYPE bpfmem_maps_count gauge\n"
-	       "bpfmem_maps_count %zu\n", s->n);
-	printf("# HELP bpfmem_maps_memlock_bytes Sum of memlock of the maps listed.\n"
-	       "# TYPE bpfmem_maps_memlock_bytes gauge\nbpfmem_maps_memlock_bytes %lld\n",
-	       t.memlock);
-	printf("# HELP bpfmem_series_present 1 if the kernel carries the bpfmem series.\n"
-	       "# TYPE bpfmem_series_present gauge\nbpfmem_series_present %d\n", s->series);
-	if (s->have_ma) {
-		printf("# HELP bpfmem_alloc_cached_bytes Bytes cached by all bpf_mem_alloc allocators.\n"
-		       "# TYPE bpfmem_alloc_cached_bytes gauge\nbpfmem_alloc_cached_bytes %lld\n",
-		       s->ma.cached_bytes);
-		printf("# HELP bpfmem_alloc_pending_bytes Bytes of all allocators waiting for a grace period.\n"
-		       "# TYPE bpfmem_alloc_pending_bytes gauge\nbpfmem_alloc_pending_bytes %lld\n",
-		       s->ma.pending_bytes);
-		printf("# HELP bpfmem_alloc_allocators bpf_mem_alloc allocators.\n"
-		       "# TYPE bpfmem_alloc_allocators gauge\nbpfmem_alloc_allocators %lld\n",
-		       s->ma.allocators);
-		printf("# HELP bpfmem_alloc_unowned_cached_bytes Bytes cached by allocators no map owns.\n"
-		       "# TYPE bpfmem_alloc_unowned_cached_bytes gauge\n");
-		for (i = 0; i < (size_t)s->n_unowned; i++) {
-			printf("bpfmem_alloc_unowned_cached_bytes{owner=\"");
-			prom_str(s->unowned[i].owner);
-			printf("\"} %lld\n", s->unowned[i].cached);
-		}
-		printf("# HELP bpfmem_alloc_unowned_pending_bytes Bytes of allocators no map owns waiting for a grace period.\n"
-		       "# TYPE bpfmem_alloc_unowned_pending_bytes gauge\n");
-		for (i = 0; i < (size_t)s->n_unowned; i++) {
-			printf("bpfmem_alloc_unowned_pending_bytes{owner=\"");
-			prom_str(s->unowned[i].owner);
-			printf("\"} %lld\n", s->unowned[i].pending);
-		}
-	}
-	{
-		static const char *const mf[][2] = {
-			{ "bpfmem_memcg_memory_current_bytes", "memory.current of the memcg the maps are charged to." },
-			{ "bpfmem_memcg_kernel_bytes", "memory.stat kernel of the memcg." },
-			{ "bpfmem_memcg_percpu_bytes", "memory.stat percpu of the memcg." },
-			{ "bpfmem_memcg_slab_unreclaimable_bytes", "memory.stat slab_unreclaimable of the memcg." },
-			{ "bpfmem_memcg_vmalloc_bytes", "memory.stat vmalloc of the memcg." },
-		};
-
-		for (f = 0; f < 5; f++) {
-			printf("# HELP %s %s\n# TYPE %s gauge\n", mf[f][0], mf[f][1], mf[f][0]);
-			for (i = 0; i < s->n_memcgs; i++) {
-				const struct bpfmem_memcg *m = &s->memcgs[i];
-				long long v = f == 0 ? m->current : f == 1 ? m->kernel :
-					      f == 2 ? m->percpu : f == 3 ? m->slab : m->vmalloc;
-
-				if (v < 0)
-					continue;
-				printf("%s{memcg=\"", mf[f][0]);
-				prom_str(m->path);
-				printf("\"} %lld\n", v);
-			}
-		}
-	}
-	fflush(stdout);
+	if (env.json)
+		print_json(s);
+	else if (env.prom)
+		return print_prom(s);
+	else
+		print_text(s);
+	return 0;
 }
 
 int cmd_maps(int argc, char **argv)
@@ -563,49 +472,30 @@ int cmd_maps(int argc, char **argv)
 		return 2;
 	}
 	bpfmem_setup_signals();	/* early: a Ctrl-C during startup still ends cleanly */
-	if (bpfmem_loader_init(env.verbose))
+	if (bpfmem_collector_init(env.verbose, "maps"))
 		return 1;
-	if (geteuid() != 0) {
-		bpfmem_err("no privilege to list BPF maps (needs CAP_SYS_ADMIN: run as root)");
-		return 1;
-	}
 	s.series = bpfmem_series_present();
 	err = bpfmem_maps_open();
-	if (err && env.verbose)
-		bpfmem_err("map iterator unavailable (%s): elements by key iteration, memcg from owners",
-			   strerror(-err));
+	if (err == -ENOENT && !bpfmem_have_btf())
+		bpfmem_err("note: no kernel BTF (/sys/kernel/btf/vmlinux): no map iterator; elements by key iteration, memcg from the owners");
+	else if (err)
+		bpfmem_err("map iterator not loaded (%s%s): elements by key iteration, memcg from the owners",
+			   strerror(-err), env.verbose ? "" : "; -v shows libbpf's log");
 
 	for (;;) {
-		if (take_sample(&s)) {
+		if (take_sample(&s) || print_sample(&s)) {
 			ret = 1;
 			break;
 		}
-		if (env.json)
-			print_json(&s);
-		else if (env.prom)
-			print_prom(&s);
-		else
-			print_text(&s);
 		done++;
 		if (!env.interval || bpfmem_exiting || (env.count && done >= env.count))
 			break;
-		{
-			struct timespec ts = { (time_t)env.interval,
-					       (long)((env.interval - (time_t)env.interval) * 1e9) };
-
-			while (nanosleep(&ts, &ts) && errno == EINTR && !bpfmem_exiting)
-				;
-		}
+		/* SIGINT/SIGTERM in the window before the sleep still end it at once */
+		bpfmem_wait(env.interval);
 		if (bpfmem_exiting) {
 			/* final interval, then exit 0 */
-			if (!take_sample(&s)) {
-				if (env.json)
-					print_json(&s);
-				else if (env.prom)
-					print_prom(&s);
-				else
-					print_text(&s);
-			}
+			if (take_sample(&s) || print_sample(&s))
+				ret = 1;
 			break;
 		}
 		if (!env.json && !env.prom)

@@ -23,6 +23,9 @@
  *   bytes, null on a kernel without the bpfmem series; rt_nonpreempt: 1 if the
  *   program runs with preemption disabled on PREEMPT_RT (series patch 20), null on
  *   other kernels)
+ *
+ * Privilege: CAP_SYS_ADMIN (programs and maps by id, BPF_ENABLE_STATS), not uid 0;
+ * no vmlinux BTF needed (nothing is loaded).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -94,16 +97,6 @@ static const struct bpfmem_prog_row *find_prev(const struct bpfmem_progs_sample 
 	return NULL;
 }
 
-static const struct bpfmem_map_row *find_map(const struct bpfmem_maps_sample *m, __u32 id)
-{
-	size_t i;
-
-	for (i = 0; i < m->n; i++)
-		if (m->rows[i].info.id == id)
-			return &m->rows[i];
-	return NULL;
-}
-
 static int row_cmp(const void *a, const void *b)
 {
 	const struct row *x = a, *y = b;
@@ -148,7 +141,7 @@ static void print_interval(const struct bpfmem_progs_sample *cur,
 		r->misses = p->info.recursion_misses - (q ? q->info.recursion_misses : 0);
 		r->cached = maps->have_ma || maps->series ? 0 : -1;
 		for (k = 0; k < p->n_maps; k++) {
-			const struct bpfmem_map_row *m = find_map(maps, p->map_ids[k]);
+			const struct bpfmem_map_row *m = bpfmem_maps_find(maps, p->map_ids[k]);
 
 			if (!m)
 				continue;
@@ -249,7 +242,8 @@ int cmd_progs(int argc, char **argv)
 		{},
 	};
 	static const char *const sorts[] = { "runtime", "runs", "misses", "id" };
-	static const struct bpfmem_maps_filter all = { .id = -1, .tolerant = true };
+	static const struct bpfmem_maps_filter all = { .id = -1, .tolerant = true,
+							 .fdinfo_only = true };
 	struct bpfmem_progs_sample a = {}, b = {}, *cur = &a, *prev = &b, *tmp;
 	struct bpfmem_maps_sample maps = {};
 	double start, last, now, end = 0;
@@ -312,19 +306,16 @@ int cmd_progs(int argc, char **argv)
 		return 2;
 	}
 	bpfmem_setup_signals();
-	if (bpfmem_loader_init(env.verbose))
+	if (bpfmem_collector_init(env.verbose, "programs"))
 		return 1;
-	if (geteuid() != 0) {
-		bpfmem_err("no privilege to list BPF programs (needs CAP_SYS_ADMIN: run as root)");
-		return 1;
-	}
 	stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
 	if (stats_fd < 0)
 		bpfmem_err("BPF_ENABLE_STATS refused (%s): run time and counts stay 0",
 			   strerror(errno));
 	maps.series = bpfmem_series_present();
-	if (bpfmem_maps_open() && env.verbose)
-		bpfmem_err("no bpf_map iterator: map memory from fdinfo only");
+	/* map memory comes from fdinfo: the iterator only adds element counts, which
+	 * progs does not show, so it is not loaded (and BTF is not needed)
+	 */
 	a.fdinfo = b.fdinfo = env.json;	/* rt_nonpreempt: JSON only */
 	err = bpfmem_progs_sample(prev);
 	if (err) {

@@ -347,12 +347,18 @@ void bpfmem_prom_family(struct bpfmem_prom *w, const char *name, const char *typ
 			const char *help)
 {
 	size_t n = strlen(name);
-	bool counter = !strcmp(type, "counter");
+	bool counter = !strcmp(type, "counter"), info = !strcmp(type, "info");
 
 	snprintf(w->fam, sizeof(w->fam), "%s", name);
-	/* OpenMetrics: a counter family is named without _total, its samples with it */
+	/* OpenMetrics: a counter family is named without _total, its samples with it;
+	 * an info family without _info. The text format has no info type: a gauge.
+	 */
 	if (w->om && counter && n > 6 && !strcmp(name + n - 6, "_total"))
 		n -= 6;
+	if (w->om && info && n > 5 && !strcmp(name + n - 5, "_info"))
+		n -= 5;
+	if (info && !w->om)
+		type = "gauge";
 	bpfmem_buf_printf(w->b, "# HELP %.*s ", (int)n, name);
 	escape(w->b, help, false);
 	bpfmem_buf_printf(w->b, "\n# TYPE %.*s %s\n", (int)n, name, type);

@@ -58,7 +58,9 @@ void bpfmem_http_response(struct bpfmem_buf *out, int status, const char *ctype,
 
 /*
  * Text-format writer. Families: name with its unit suffix; a counter's name ends in
- * "_total" (OpenMetrics: the family is declared without it, samples carry it).
+ * "_total" (OpenMetrics: the family is declared without it, samples carry it); type
+ * "info" for a name ending in "_info" with samples of value 1 (OpenMetrics: info,
+ * declared without _info; text format: gauge).
  * Samples: label name/value pairs, then NULL. Label values are escaped (\\ \" \n) and
  * bytes that are not valid UTF-8 written as the four characters \xNN (escaped
  * backslash), so the output is always valid UTF-8. Values: integers exactly,

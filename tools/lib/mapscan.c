@@ -7,7 +7,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <ftw.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +21,7 @@
 
 struct iter_rec_set {
 	struct maps_rec *r;
-	size_t n;
+	size_t n, cap;
 };
 
 static struct maps_bpf *skel;
@@ -55,13 +54,6 @@ static bool is_hash_type(int t)
 	return false;
 }
 
-const char *bpfmem_map_type_str(int t)
-{
-	const char *s = libbpf_bpf_map_type_str(t);
-
-	return s ? s : "unknown";
-}
-
 /* ---- owners: /proc/PID/fd links "anon_inode:bpf-map" ---- */
 
 struct own_ent {
@@ -72,11 +64,22 @@ struct own_ent {
 static struct own_ent *owns;
 static size_t n_owns, cap_owns;
 
+static int cmp_own(const void *pa, const void *pb)
+{
+	const struct own_ent *a = pa, *b = pb;
+
+	if (a->id != b->id)
+		return a->id < b->id ? -1 : 1;
+	return a->o.pid < b->o.pid ? -1 : a->o.pid > b->o.pid;
+}
+
+/* every (map id, pid) once, sorted by map id then pid: O(fds log fds) */
 static void scan_owners(void)
 {
 	DIR *proc = opendir("/proc"), *fds;
 	struct dirent *pe, *fe;
 	pid_t self = getpid();
+	size_t i, k;
 
 	n_owns = 0;
 	if (!proc)
@@ -107,7 +110,6 @@ static void scan_owners(void)
 		while ((fe = readdir(fds))) {
 			struct bpfmem_map_info mi;
 			ssize_t n;
-			size_t i;
 
 			if (fe->d_name[0] == '.')
 				continue;
@@ -120,11 +122,6 @@ static void scan_owners(void)
 				continue;
 			snprintf(path, sizeof(path), "/proc/%d/fdinfo/%s", pid, fe->d_name);
 			if (bpfmem_map_fdinfo_file(path, &mi))
-				continue;
-			for (i = 0; i < n_owns; i++)	/* one entry per (map, pid) */
-				if (owns[i].id == mi.id && owns[i].o.pid == pid)
-					break;
-			if (i < n_owns)
 				continue;
 			if (n_owns == cap_owns) {
 				void *p;
@@ -144,39 +141,39 @@ static void scan_owners(void)
 		closedir(fds);
 	}
 	closedir(proc);
+	qsort(owns, n_owns, sizeof(*owns), cmp_own);
+	for (i = k = 0; i < n_owns; i++)	/* a process with several fds of a map */
+		if (!k || cmp_own(&owns[k - 1], &owns[i]))
+			owns[k++] = owns[i];
+	n_owns = k;
 }
 
-/* ---- cgroup id -> path ---- */
-
-static unsigned long long want_ino;
-static char found_path[256];
-
-static int find_ino_cb(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+/* the first owner entry of map @id (entries of a map are adjacent), or n_owns */
+static size_t owners_of(unsigned int id)
 {
-	if (flag == FTW_D && st->st_ino == want_ino) {
-		const char *rel = path + strlen("/sys/fs/cgroup");
+	size_t lo = 0, hi = n_owns;
 
-		snprintf(found_path, sizeof(found_path), "%s", *rel ? rel : "/");
-		return 1;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (owns[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
 	}
-	return 0;
+	return lo;
 }
 
-static int cgroup_path_of(unsigned long long ino, char *out, size_t len)
-{
-	want_ino = ino;
-	found_path[0] = '\0';
-	if (nftw("/sys/fs/cgroup", find_ino_cb, 16, FTW_PHYS) != 1)
-		return -ENOENT;
-	snprintf(out, len, "%s", found_path);
-	return 0;
-}
+/* ---- cgroup id -> path: an index of /sys/fs/cgroup, checked and rebuilt as needed ---- */
+
+static struct bpfmem_cgindex cgix = { .root = "/sys/fs/cgroup" };
 
 /* 0, or -EINVAL for a file of unknown format (error line unless @quiet) */
 static int read_memcg(struct bpfmem_memcg *m, bool quiet)
 {
-	char path[PATH_MAX], buf[8192];
+	char path[PATH_MAX], buf[64], *stat;
 	const char *dir = strcmp(m->path, "/") ? m->path : "";
+	int bad;
 
 	m->current = m->kernel = m->percpu = m->slab = m->vmalloc = -1;
 	snprintf(path, sizeof(path), "/sys/fs/cgroup%s/memory.current", dir);
@@ -184,12 +181,19 @@ static int read_memcg(struct bpfmem_memcg *m, bool quiet)
 	    bpfmem_parse_u64_line(buf, &m->current))
 		goto bad;
 	snprintf(path, sizeof(path), "/sys/fs/cgroup%s/memory.stat", dir);
-	if (bpfmem_read_file(path, buf, sizeof(buf)) > 0) {
-		if (bpfmem_parse_memcg_stat(buf, "kernel", &m->kernel) == -EINVAL)
+	stat = bpfmem_read_whole(path, NULL);
+	if (stat && *stat) {
+		bad = bpfmem_parse_memcg_stat(stat, "kernel", &m->kernel) == -EINVAL;
+		if (!bad) {
+			bpfmem_parse_memcg_stat(stat, "percpu", &m->percpu);
+			bpfmem_parse_memcg_stat(stat, "slab_unreclaimable", &m->slab);
+			bpfmem_parse_memcg_stat(stat, "vmalloc", &m->vmalloc);
+		}
+		free(stat);
+		if (bad)
 			goto bad;
-		bpfmem_parse_memcg_stat(buf, "percpu", &m->percpu);
-		bpfmem_parse_memcg_stat(buf, "slab_unreclaimable", &m->slab);
-		bpfmem_parse_memcg_stat(buf, "vmalloc", &m->vmalloc);
+	} else {
+		free(stat);
 	}
 	return 0;
 bad:
@@ -205,6 +209,8 @@ int bpfmem_maps_open(void)
 {
 	int err;
 
+	if (!bpfmem_have_btf())	/* CO-RE needs it: do not even try (no libbpf lines) */
+		return -ENOENT;
 	skel = maps_bpf__open_and_load();
 	if (!skel)
 		return -errno;
@@ -218,9 +224,16 @@ int bpfmem_maps_open(void)
 	return 0;
 }
 
+static int cmp_rec(const void *pa, const void *pb)
+{
+	const struct maps_rec *a = pa, *b = pb;
+
+	return a->id < b->id ? -1 : a->id > b->id;
+}
+
 static int run_iter(struct iter_rec_set *set)
 {
-	size_t cap = 0;
+	size_t cap = set->cap, i;
 	int fd;
 
 	set->n = 0;
@@ -242,6 +255,7 @@ static int run_iter(struct iter_rec_set *set)
 				return -ENOMEM;
 			}
 			set->r = p;
+			set->cap = cap;
 		}
 		n = read(fd, set->r + set->n, (cap - set->n) * sizeof(*set->r));
 		if (n < 0) {
@@ -259,17 +273,19 @@ static int run_iter(struct iter_rec_set *set)
 		set->n += n / sizeof(*set->r);
 	}
 	close(fd);
+	for (i = 1; i < set->n; i++)	/* the kernel walks maps in id order: check */
+		if (set->r[i - 1].id > set->r[i].id) {
+			qsort(set->r, set->n, sizeof(*set->r), cmp_rec);
+			break;
+		}
 	return 0;
 }
 
 static const struct maps_rec *iter_find(const struct iter_rec_set *set, unsigned int id)
 {
-	size_t i;
+	struct maps_rec key = { .id = id };
 
-	for (i = 0; i < set->n; i++)
-		if (set->r[i].id == id)
-			return &set->r[i];
-	return NULL;
+	return set->n ? bsearch(&key, set->r, set->n, sizeof(*set->r), cmp_rec) : NULL;
 }
 
 /* ---- one sample ---- */
@@ -278,91 +294,105 @@ static const struct maps_rec *iter_find(const struct iter_rec_set *set, unsigned
 static int read_ma_listing(struct bpfmem_maps_sample *s)
 {
 	struct bpfmem_ma_line *lines;
-	size_t cap = 1 << 16, got = 0;
-	char *buf = NULL;
-	int fd, n, i, k, err;
-	ssize_t r;
+	char *buf;
+	int n, i, k, err;
 
 	s->n_unowned = 0;
 	free(s->ma_lines);
 	s->ma_lines = NULL;
 	s->n_ma_lines = 0;
-	fd = open(BPFMEM_DEBUGFS_MA, O_RDONLY);
-	if (fd < 0)
-		return -ENOENT;
-	for (;;) {
-		if (!buf || got == cap - 1) {
-			char *q = realloc(buf, buf ? (cap *= 2) : cap);
-
-			if (!q) {
-				close(fd);
-				free(buf);
-				return -ENOMEM;
-			}
-			buf = q;
-		}
-		r = read(fd, buf + got, cap - 1 - got);
-		if (r <= 0)
-			break;
-		got += r;
-	}
-	close(fd);
-	if (r < 0) {
-		free(buf);
-		return -ENOENT;
-	}
-	buf[got] = '\0';
+	free(s->ma_groups);
+	s->ma_groups = NULL;
+	s->n_ma_groups = 0;
+	buf = bpfmem_read_whole(BPFMEM_DEBUGFS_MA, NULL);	/* lines of any length */
+	if (!buf)
+		return errno == ENOMEM ? -ENOMEM : -ENOENT;
 	err = bpfmem_parse_ma_listing(buf, &lines, &n, &s->ma);
 	free(buf);
 	if (err)
 		return -EINVAL;
-	for (i = 0; i < n; i++) {
-		if (lines[i].map_id)
-			continue;
-		for (k = 0; k < s->n_unowned; k++)
-			if (!strcmp(s->unowned[k].owner, lines[i].owner))
-				break;
-		if (k == s->n_unowned) {
-			void *q = realloc(s->unowned, (k + 1) * sizeof(*s->unowned));
-
-			if (!q)
-				break;
-			s->unowned = q;
-			memset(&s->unowned[k], 0, sizeof(s->unowned[k]));
-			snprintf(s->unowned[k].owner, sizeof(s->unowned[k].owner), "%s",
-				 lines[i].owner);
-			s->n_unowned++;
-		}
-		s->unowned[k].allocators++;
-		s->unowned[k].cached += lines[i].cached_bytes;
-		s->unowned[k].pending += lines[i].pending_bytes;
-	}
 	s->ma_lines = lines;
 	s->n_ma_lines = n;
+	k = bpfmem_ma_group_lines(lines, n, &s->ma_groups);
+	if (k < 0)
+		return k;
+	s->n_ma_groups = k;
+	/* groups of map id 0, one per owner: the allocators no map owns */
+	for (i = 0; i < k; i++)
+		s->n_unowned += !s->ma_groups[i].map_id;
+	if (s->n_unowned) {
+		void *q = realloc(s->unowned, s->n_unowned * sizeof(*s->unowned));
+
+		if (!q) {
+			s->n_unowned = 0;
+			return -ENOMEM;
+		}
+		s->unowned = q;
+	}
+	for (i = 0, n = 0; i < k; i++) {
+		const struct bpfmem_ma_group *g = &s->ma_groups[i];
+
+		if (g->map_id)
+			continue;
+		snprintf(s->unowned[n].owner, sizeof(s->unowned[n].owner), "%s", g->owner);
+		s->unowned[n].allocators = g->allocators;
+		s->unowned[n].cached = g->cached_bytes;
+		s->unowned[n].pending = g->pending_bytes;
+		n++;
+	}
 	return 0;
 }
 
-static int add_memcg(struct bpfmem_maps_sample *s, const char *path, bool tolerant)
+static int cmp_str_ptr(const void *a, const void *b)
 {
-	struct bpfmem_memcg *m;
-	size_t i;
-	void *p;
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
 
-	for (i = 0; i < s->n_memcgs; i++)
-		if (!strcmp(s->memcgs[i].path, path))
-			return 0;
-	p = realloc(s->memcgs, (s->n_memcgs + 1) * sizeof(*s->memcgs));
-	if (!p)
+/* the memcg figures of every distinct memcg of the rows, in path order */
+static int read_memcgs(struct bpfmem_maps_sample *s, bool tolerant)
+{
+	const char **paths;
+	size_t i, n = 0;
+	int err = 0;
+
+	s->n_memcgs = 0;
+	if (!s->n)
+		return 0;
+	paths = malloc(s->n * sizeof(*paths));
+	if (!paths)
 		return -ENOMEM;
-	s->memcgs = p;
-	m = &s->memcgs[s->n_memcgs++];
-	snprintf(m->path, sizeof(m->path), "%s", path);
-	if (read_memcg(m, tolerant)) {
-		if (!tolerant)
-			return -EINVAL;
-		s->err_memcgs++;
+	for (i = 0; i < s->n; i++)
+		if (s->rows[i].memcg_src && strcmp(s->rows[i].memcg, BPFMEM_MEMCG_UNKNOWN))
+			paths[n++] = s->rows[i].memcg;
+	qsort(paths, n, sizeof(*paths), cmp_str_ptr);
+	for (i = 0; i < n; i++) {
+		struct bpfmem_memcg *m;
+
+		if (i && !strcmp(paths[i - 1], paths[i]))
+			continue;
+		if (s->n_memcgs == s->cap_memcgs) {
+			size_t cap = s->cap_memcgs ? s->cap_memcgs * 2 : 16;
+			void *p = realloc(s->memcgs, cap * sizeof(*s->memcgs));
+
+			if (!p) {
+				err = -ENOMEM;
+				break;
+			}
+			s->memcgs = p;
+			s->cap_memcgs = cap;
+		}
+		m = &s->memcgs[s->n_memcgs++];
+		snprintf(m->path, sizeof(m->path), "%s", paths[i]);
+		if (read_memcg(m, tolerant)) {
+			if (!tolerant) {
+				err = -EINVAL;
+				break;
+			}
+			s->err_memcgs++;
+		}
 	}
-	return 0;
+	free(paths);
+	return err;
 }
 
 /* one map that cannot be read: an error, or counted and skipped when tolerant */
@@ -374,18 +404,51 @@ static int add_memcg(struct bpfmem_maps_sample *s, const char *path, bool tolera
 	s->err_maps++;							\
 } while (0)
 
+/* the memcg the map is charged to: the kernel's (iterator), else the owners' guess */
+static void map_memcg(struct bpfmem_map_row *r, const struct maps_rec *ir, bool have_iter)
+{
+	const char *path;
+
+	r->memcg_src = NULL;
+	r->memcg[0] = '\0';
+	if (ir && (ir->flags & MAPS_REC_OBJCG)) {
+		r->memcg_src = "objcg";
+		if (!ir->memcg_ino) {	/* created in the root cgroup: no objcg */
+			snprintf(r->memcg, sizeof(r->memcg), "/");
+		} else {
+			/* charged to a cgroup we cannot find under /sys/fs/cgroup (removed
+			 * meanwhile, another mount or namespace): not the root
+			 */
+			path = bpfmem_cgindex_path(&cgix, ir->memcg_ino);
+			snprintf(r->memcg, sizeof(r->memcg), "%s", path ? path : BPFMEM_MEMCG_UNKNOWN);
+		}
+	} else if (ir) {
+		/* a kernel without map->objcg (no kmem accounting, e.g. SLOB or
+		 * !CONFIG_MEMCG_KMEM): maps are charged to no memcg at all
+		 */
+	} else if (!have_iter && r->n_owners && r->owners[0].cgroup[0]) {
+		/* without the iterator: the first owner's cgroup, a guess */
+		snprintf(r->memcg, sizeof(r->memcg), "%s", r->owners[0].cgroup);
+		r->memcg_src = "owner";
+	}
+}
+
 int bpfmem_maps_sample(struct bpfmem_maps_sample *s, const struct bpfmem_maps_filter *f)
 {
 	static struct iter_rec_set iset;
-	bool have_iter;
+	bool have_iter, reran = false;
 	__u32 id = 0;
-	size_t cap = 0, i;
+	size_t cap = s->cap_rows, i;
 	int err;
 
 	s->n = 0;
 	s->n_memcgs = 0;
-	have_iter = run_iter(&iset) == 0;
-	scan_owners();
+	have_iter = !f->fdinfo_only && run_iter(&iset) == 0;
+	if (f->fdinfo_only)
+		n_owns = 0;
+	else
+		scan_owners();
+	bpfmem_cgindex_next(&cgix);
 
 	for (;;) {
 		struct bpf_map_info info = {};
@@ -398,7 +461,7 @@ int bpfmem_maps_sample(struct bpfmem_maps_sample *s, const struct bpfmem_maps_fi
 			if (errno == ENOENT)
 				break;
 			if (errno == EPERM || errno == EACCES) {
-				bpfmem_err("no privilege to list BPF maps (needs CAP_SYS_ADMIN: run as root)");
+				bpfmem_err("no privilege to list BPF maps: needs CAP_SYS_ADMIN");
 				return -EPERM;
 			}
 			bpfmem_err("bpf_map_get_next_id: %s", strerror(errno));
@@ -435,6 +498,7 @@ int bpfmem_maps_sample(struct bpfmem_maps_sample *s, const struct bpfmem_maps_fi
 				return -ENOMEM;
 			}
 			s->rows = p;
+			s->cap_rows = cap;
 		}
 		r = &s->rows[s->n];
 		memset(r, 0, sizeof(*r));
@@ -459,18 +523,25 @@ int bpfmem_maps_sample(struct bpfmem_maps_sample *s, const struct bpfmem_maps_fi
 			r->mode = "-";
 
 		ir = have_iter ? iter_find(&iset, id) : NULL;
+		if (have_iter && !ir && !reran) {
+			/* created after the iterator ran: once more, once per sample */
+			reran = true;
+			if (run_iter(&iset))
+				iset.n = 0;
+			ir = iter_find(&iset, id);
+		}
 		r->elements = -1;
 		r->elem_src = "n/a";
 		if (r->fdi.elements >= 0) {
 			r->elements = r->fdi.elements;
 			r->elem_src = "fdinfo";
-		} else if (ir && ir->has_count) {
+		} else if (ir && (ir->flags & MAPS_REC_COUNT)) {
 			r->elements = ir->count;
 			r->elem_src = "kfunc";
 		} else if (is_array_type(info.type)) {
 			r->elements = info.max_entries;
 			r->elem_src = "array";
-		} else if (info.max_entries <= BPFMEM_ITER_MAX_ENTRIES) {
+		} else if (info.max_entries <= BPFMEM_ITER_MAX_ENTRIES && !f->fdinfo_only) {
 			/* a map that changes while walked may show a key twice: bounded */
 			long long n = bpfmem_count_keys(fd, info.key_size,
 							2 * BPFMEM_ITER_MAX_ENTRIES + 1);
@@ -482,45 +553,26 @@ int bpfmem_maps_sample(struct bpfmem_maps_sample *s, const struct bpfmem_maps_fi
 		}
 		close(fd);
 
-		for (i = 0; i < n_owns; i++)
-			if (owns[i].id == id && r->n_owners < BPFMEM_MAP_MAX_OWNERS)
+		for (i = owners_of(id); i < n_owns && owns[i].id == id; i++)
+			if (r->n_owners < BPFMEM_MAP_MAX_OWNERS)
 				r->owners[r->n_owners++] = owns[i].o;
 		if (f->pid) {
-			int k;
-
-			for (k = 0; k < r->n_owners; k++)
-				if (r->owners[k].pid == f->pid)
+			for (i = owners_of(id); i < n_owns && owns[i].id == id; i++)
+				if (owns[i].o.pid == f->pid)
 					break;
-			if (k == r->n_owners)
+			if (i == n_owns || owns[i].id != id)
 				continue;
 		}
-
-		r->memcg_src = NULL;
-		if (ir && ir->memcg_ino) {
-			r->memcg_src = "objcg";
-			/* charged to a cgroup we cannot find under /sys/fs/cgroup (removed
-			 * meanwhile, another mount or namespace): not the root
-			 */
-			if (cgroup_path_of(ir->memcg_ino, r->memcg, sizeof(r->memcg)))
-				snprintf(r->memcg, sizeof(r->memcg), BPFMEM_MEMCG_UNKNOWN);
-		} else if (ir) {
-			snprintf(r->memcg, sizeof(r->memcg), "/");	/* no objcg: root */
-			r->memcg_src = "objcg";
-		} else if (r->n_owners && r->owners[0].cgroup[0]) {
-			snprintf(r->memcg, sizeof(r->memcg), "%s", r->owners[0].cgroup);
-			r->memcg_src = "owner";
-		}
-		if (r->memcg_src && strcmp(r->memcg, BPFMEM_MEMCG_UNKNOWN)) {
-			err = add_memcg(s, r->memcg, f->tolerant);
-			if (err)
-				return err;
-		}
+		map_memcg(r, ir, have_iter);
 		s->n++;
 	}
 	if (f->id >= 0 && s->n == 0) {
 		bpfmem_err("no such map id: %ld", f->id);
 		return -ENOENT;
 	}
+	err = f->fdinfo_only ? 0 : read_memcgs(s, f->tolerant);
+	if (err)
+		return err;
 	err = read_ma_listing(s);
 	if (err == -EINVAL) {
 		if (!f->tolerant) {
@@ -531,6 +583,24 @@ int bpfmem_maps_sample(struct bpfmem_maps_sample *s, const struct bpfmem_maps_fi
 	}
 	s->have_ma = err == 0;
 	return 0;
+}
+
+const struct bpfmem_map_row *bpfmem_maps_find(const struct bpfmem_maps_sample *s,
+					      unsigned int id)
+{
+	size_t lo = 0, hi = s->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (s->rows[mid].info.id == id)
+			return &s->rows[mid];
+		if (s->rows[mid].info.id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
 }
 
 void bpfmem_maps_close(void)
@@ -547,7 +617,10 @@ void bpfmem_maps_free(struct bpfmem_maps_sample *s)
 	free(s->memcgs);
 	free(s->unowned);
 	free(s->ma_lines);
+	free(s->ma_groups);
+	memset(s, 0, sizeof(*s));
 	free(owns);
 	owns = NULL;
 	n_owns = cap_owns = 0;
+	bpfmem_cgindex_free(&cgix);
 }

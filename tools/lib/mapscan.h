@@ -39,11 +39,20 @@ struct bpfmem_memcg {
 	long long current, kernel, percpu, slab, vmalloc;	/* -1: n/a */
 };
 
+/* allocator lines of the debugfs listing summed per (owner, map id) */
+struct bpfmem_ma_group {
+	char owner[64];
+	unsigned int map_id;
+	long long allocators;
+	long long allocs, frees, alloc_failures, refill_runs, refill_objs, trimmed_objs;
+	long long cached_bytes, pending_bytes;
+};
+
 struct bpfmem_maps_sample {
-	struct bpfmem_map_row *rows;
-	size_t n;
-	struct bpfmem_memcg *memcgs;
-	size_t n_memcgs;
+	struct bpfmem_map_row *rows;	/* in map id order (callers may sort them) */
+	size_t n, cap_rows;
+	struct bpfmem_memcg *memcgs;	/* in path order */
+	size_t n_memcgs, cap_memcgs;
 	bool series;
 	bool have_ma;
 	struct bpfmem_ma_totals ma;
@@ -56,6 +65,9 @@ struct bpfmem_maps_sample {
 	/* every line of the debugfs listing (have_ma) */
 	struct bpfmem_ma_line *ma_lines;
 	int n_ma_lines;
+	/* the lines summed per (owner, map id), in that order (have_ma) */
+	struct bpfmem_ma_group *ma_groups;
+	int n_ma_groups;
 	/* tolerant sampling: objects that could not be read, by kind */
 	long long err_maps, err_memcgs, err_listing;
 };
@@ -68,16 +80,60 @@ struct bpfmem_maps_filter {
 	 * err_* instead of failing the sample with an error line
 	 */
 	bool tolerant;
+	/* only what the kernel gives per map at once (info, fdinfo): no element counts by
+	 * key iteration, no owners, no memcgs (bpfmem progs: memory of a program's maps)
+	 */
+	bool fdinfo_only;
 };
 
-/* Loads the bpf_map iterator; without it (error returned, not fatal) elements come
- * from key iteration and the memcg from the owners.
+/*
+ * Loads the bpf_map iterator (needs vmlinux BTF); without it (-errno returned, not
+ * fatal) elements come from key iteration and the memcg from the owners. libbpf's own
+ * lines are the caller's to show (bpfmem_libbpf_logging_quiet()).
  */
 int bpfmem_maps_open(void);
 void bpfmem_maps_close(void);
 /* Fills @s (buffers reused across calls); 0 or -errno after an error line. */
 int bpfmem_maps_sample(struct bpfmem_maps_sample *s, const struct bpfmem_maps_filter *f);
 void bpfmem_maps_free(struct bpfmem_maps_sample *s);
+/* The map row of @id in a sample in id order (as bpfmem_maps_sample() leaves it). */
+const struct bpfmem_map_row *bpfmem_maps_find(const struct bpfmem_maps_sample *s,
+					      unsigned int id);
+
+/* ---- tools/lib/mapsample.c: the parts that need no BPF (host-tested) ---- */
+
 const char *bpfmem_map_type_str(int type);
+/*
+ * Sums allocator lines per (owner, map id) into *@groups (malloc()ed, sorted by
+ * owner then map id; caller frees): count, or -ENOMEM. O(n log n).
+ */
+int bpfmem_ma_group_lines(const struct bpfmem_ma_line *lines, int n,
+			  struct bpfmem_ma_group **groups);
+
+/*
+ * cgroup id (kernfs inode number, what the iterator reads from map->objcg) -> path
+ * under a cgroup v2 mount, as "/" or "/a/b". One walk of the tree builds the index;
+ * a lookup checks the path still has that inode (one stat per entry and generation),
+ * and rebuilds the index
+ * at most once per generation (bpfmem_cgindex_next()) when it does not: renamed,
+ * removed and new cgroups are seen without a walk per lookup.
+ */
+struct bpfmem_cgindex {
+	const char *root;	/* e.g. "/sys/fs/cgroup" */
+	struct bpfmem_cgent {
+		unsigned long long ino;
+		char *path;
+		long long checked;	/* generation of its last check */
+	} *e;
+	size_t n, cap;
+	long long gen;		/* bpfmem_cgindex_next() calls */
+	bool built, rebuilt;	/* rebuilt: in this generation */
+	long long walks;	/* walks of the tree so far */
+};
+/* a new sample: the index may be rebuilt once more */
+void bpfmem_cgindex_next(struct bpfmem_cgindex *ix);
+/* the path of cgroup @ino (valid until the next lookup), NULL if not found */
+const char *bpfmem_cgindex_path(struct bpfmem_cgindex *ix, unsigned long long ino);
+void bpfmem_cgindex_free(struct bpfmem_cgindex *ix);
 
 #endif
