@@ -40,6 +40,10 @@
  * cached_bytes,pending_bytes,floor_bytes,key_size,value_size,max_entries,
  * element_bytes,bucket_bytes,forced_dynamic,fill_failures (empty = n/a).
  * tools/plot-savings.sh draws it.
+ *
+ * A kernel that does not charge map memory to memcgs (no kmem accounting: SLOB,
+ * !CONFIG_MEMCG_KMEM, cgroup.memory=nokmem) is refused with that reason, exit 1:
+ * a map's own cgroup is probed first (check_kmem_accounting()).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -215,15 +219,19 @@ static int new_cgroup(char *cg, size_t len)
 	snprintf(path, sizeof(path), CG_ROOT "%s/memory.current", cg);
 	if (access(path, R_OK)) {
 		bpfmem_err("no memory controller in %s (cgroup v2 with +memory needed)", cg);
-		return -ENOENT;
+		goto fail;
 	}
 	if (read_num_file(path, &cur))
-		return -EINVAL;
+		goto fail;
 	if (cur) {
 		bpfmem_err("fresh cgroup %s starts at memory.current %lld, not 0", cg, cur);
-		return -EINVAL;
+		goto fail;
 	}
 	return 0;
+fail:
+	snprintf(path, sizeof(path), CG_ROOT "%s", cg);	/* not left behind */
+	rmdir(path);
+	return -EINVAL;
 }
 
 static void remove_cgroup(const char *cg)
@@ -238,6 +246,52 @@ static void remove_cgroup(const char *cg)
 		sleep_s(0.02);
 	}
 	bpfmem_err("warning: cannot remove cgroup %s: %s", path, strerror(errno));
+}
+
+/*
+ * Whether this kernel charges BPF map memory to the memcg a map is created in (kmem
+ * accounting): a 256 KiB array map made in a fresh cgroup must show in its
+ * memory.current. It does not on SLOB or without CONFIG_MEMCG_KMEM (6.1's tinyconfig
+ * picks SLOB), nor with cgroup.memory=nokmem: then there is nothing to measure, and
+ * every case would print 0.0 KiB.
+ */
+#define PROBE_BYTES (256 << 10)
+
+static int check_kmem_accounting(void)
+{
+	long long cur = -1, kern;
+	char cg[128];
+	int fd, e, err = -1;
+
+	if (new_cgroup(cg, sizeof(cg)))
+		return -1;
+	if (move_self(cg))
+		goto out;
+	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "sav_kmem_probe", 4, 4096,
+			    PROBE_BYTES / 4096, NULL);
+	e = errno;
+	if (move_self(orig_cg)) {
+		if (fd >= 0)
+			close(fd);
+		goto out;
+	}
+	if (fd < 0) {
+		bpfmem_err("cannot create a map: %s", strerror(e));
+		goto out;
+	}
+	if (!measure_cg(cg, &cur, &kern)) {
+		if (cur < PROBE_BYTES / 2)
+			bpfmem_err("this kernel does not charge BPF map memory to memory cgroups "
+				   "(memory.current %lld B with a %d KiB map in it: no kmem "
+				   "accounting, e.g. SLOB, CONFIG_MEMCG_KMEM off or "
+				   "cgroup.memory=nokmem): nothing to measure", cur, PROBE_BYTES >> 10);
+		else
+			err = 0;
+	}
+	close(fd);
+out:
+	remove_cgroup(cg);
+	return err;
 }
 
 /* ---- the map and its fills ---- */
@@ -976,6 +1030,8 @@ int cmd_savings(int argc, char **argv)
 			   strerror(-err));
 		return 1;
 	}
+	if (check_kmem_accounting())
+		return 1;
 	series = bpfmem_series_present();
 	bpfmem_setup_signals();
 
