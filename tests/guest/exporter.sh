@@ -71,13 +71,20 @@ while read -r _ name _ id _ type _ key _ value _ max _ flags _ elems _ memlock; 
 	fi
 	got=$(value /tmp/m.txt "bpfmem_map_max_entries$labels")
 	[ "$got" = "$max" ] || bad="$bad max_entries=$got"
+	# identity labels only (stable over the map's life); memcg and owner in the info series
 	grep -F "bpfmem_map_memlock_bytes$labels" /tmp/m.txt |
-		grep -q 'memcg="/bpfmem-exp",owner="maps-holder"}' || bad="$bad memcg/owner labels"
+		grep -q '^bpfmem_map_memlock_bytes{id="[0-9]*",name="[a-z_]*",type="[a-z_]*",mode="[a-z-]*"} ' ||
+		bad="$bad labels other than id,name,type,mode"
+	grep -F "bpfmem_map_info$labels" /tmp/m.txt |
+		grep -q "memcg=\"/bpfmem-exp\",memcg_source=\"objcg\",owner=\"maps-holder\",owner_pids=\"$hpid\"} 1\$" ||
+		bad="$bad info series (memcg/owner)"
 	[ -z "$bad" ]; ok $? "map $name (id $id): memlock $kmem, elements, max_entries, labels${bad:+ -- wrong:$bad}"
 done <<EOF
 $(grep '^map ' /tmp/mh.txt)
 EOF
 grep '^bpfmem_map_.*mh_hash_dyn' /tmp/m.txt | sed 's/^/# /'
+n=$(grep '^bpfmem_map_[a-z_]*{' /tmp/m.txt | grep -v '^bpfmem_map_info{' | grep -c '[{,]\(memcg\|memcg_source\|owner\|owner_pids\)=')
+[ "$n" = 0 ]; ok $? "no per-map value series carries memcg or owner labels ($n do)"
 got=$(value /tmp/m.txt 'bpfmem_map_utilisation_ratio{id="'"$(awk '$2 == "mh_hash_dyn" { print $4 }' /tmp/mh.txt)"'"')
 [ "$got" = 0.3 ]; ok $? "utilisation of mh_hash_dyn (300 of 1000) is 0.3 (got $got)"
 grep -q '^bpfmem_memcg_memory_current_bytes{memcg="/bpfmem-exp"} [1-9]' /tmp/m.txt
@@ -195,13 +202,14 @@ scrape /tmp/m5.txt
 value /tmp/m5.txt 'bpfmem_exporter_read_errors_total{kind="map"}' | sed 's/^/# read errors (map): /'
 [ "$(grep -c '^bpfmem_map_memlock_bytes{' /tmp/m5.txt)" = "$(grep -c '^bpfmem_map_memlock_bytes{' /tmp/m.txt)" ]
 ok $? "after the churn: series only for the maps that exist"
-for code in 400 404 405 408 414 431 503; do
+for code in 400 404 405 408 414 431 503 505; do
 	v=$(value /tmp/m5.txt "bpfmem_exporter_http_requests_total{code=\"$code\"}")
 	[ "${v:-0}" -ge 1 ] || echo "# requests with $code: ${v:-none}"
 done
-[ "$(value /tmp/m5.txt 'bpfmem_exporter_http_requests_total{code="400"}')" -ge 5 ] &&
+[ "$(value /tmp/m5.txt 'bpfmem_exporter_http_requests_total{code="505"}')" -ge 1 ] &&
+	[ "$(value /tmp/m5.txt 'bpfmem_exporter_http_requests_total{code="400"}')" -ge 5 ] &&
 	[ "$(value /tmp/m5.txt 'bpfmem_exporter_connections_rejected_total')" -ge 8 ]
-ok $? "the exporter counts the bad requests and the rejected connections"
+ok $? "the exporter counts the bad requests (505 as 505) and the rejected connections"
 
 # bad options, port in use
 bpfmem exporter --listen bogus >/dev/null 2>/tmp/err.txt

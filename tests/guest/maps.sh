@@ -2,7 +2,8 @@
 # bpfmem maps against maps of known shape held by maps-holder (in its own memcg):
 # every map listed with the right type, mode, sizes, flags, elements and memlock;
 # memcg figures equal the cgroup files; JSON and Prometheus parse; filters, sort,
-# watch mode, SIGINT and bad input.
+# watch mode, SIGINT and bad input; the memcg from the kernel when the holder moves;
+# the same Prometheus schema as the exporter; no BTF (fallback); capabilities.
 # usage: maps.sh FLAVOR (base|rt)
 . /tests/lib.sh
 flavor=${1:-base}
@@ -29,6 +30,8 @@ bpfmem maps >/tmp/all.txt 2>&1; ok $? "bpfmem maps (all maps) runs"
 bpfmem maps -p $hpid >/tmp/maps.txt 2>&1; ok $? "bpfmem maps -p PID runs"
 sed 's/^/# /' /tmp/maps.txt
 bpfmem maps -p $hpid -j >/tmp/maps.json 2>/tmp/err.txt; ok $? "bpfmem maps -j runs"
+sed 's/^/# stderr: /' /tmp/err.txt
+[ ! -s /tmp/err.txt ]; ok $? "nothing on stderr (no libbpf lines: the iterator loads on this kernel)"
 json-flat </tmp/maps.json >/tmp/maps.flat 2>/tmp/err.txt; ok $? "JSON output parses (strict parser)"
 cat /tmp/err.txt | sed 's/^/# /'
 
@@ -144,7 +147,23 @@ prom-check </tmp/prom.txt >/tmp/pc.txt 2>&1; ok $? "Prometheus exposition format
 id=$(sed -n 's/^map mh_hash_dyn id \([0-9]*\) .* memlock \([0-9]*\)$/\1/p' /tmp/mh.txt)
 ml=$(sed -n 's/^map mh_hash_dyn id [0-9]* .* memlock \([0-9]*\)$/\1/p' /tmp/mh.txt)
 grep -q "^bpfmem_map_memlock_bytes{id=\"$id\",name=\"mh_hash_dyn\",type=\"hash\",mode=\"dynamic\"} $ml\$" /tmp/prom.txt
-ok $? "Prometheus memlock sample of mh_hash_dyn is $ml"
+ok $? "Prometheus memlock sample of mh_hash_dyn is $ml (labels id, name, type, mode only)"
+grep -q "^bpfmem_map_info{id=\"$id\",name=\"mh_hash_dyn\",type=\"hash\",mode=\"dynamic\",memcg=\"/bpfmem-mh\",memcg_source=\"objcg\",owner=\"maps-holder\",owner_pids=\"$hpid\"} 1\$" /tmp/prom.txt
+ok $? "Prometheus bpfmem_map_info of mh_hash_dyn: memcg, its source and the owner"
+# the exporter writes the same schema (tools/lib/prom.c): same families, same labels
+bpfmem exporter --listen 127.0.0.1:9741 2>/tmp/exp.err &
+epid=$!
+wait_for 'listening on' /tmp/exp.err $epid
+timeout 20 wget -q -O /tmp/exp.txt http://127.0.0.1:9741/metrics
+kill -TERM $epid
+wait $epid
+fams() { sed -n 's/^# TYPE \(bpfmem_[a-z_]*\) .*/\1/p' "$1" | grep -v '^bpfmem_\(prog\|exporter\)_' | sort; }
+keys() { grep "{id=\"$id\"," "$1" | sed 's/ [^ ]*$//' | sort; }
+fams /tmp/prom.txt >/tmp/f1; fams /tmp/exp.txt >/tmp/f2
+keys /tmp/prom.txt >/tmp/k1; keys /tmp/exp.txt >/tmp/k2
+cmp -s /tmp/f1 /tmp/f2 && cmp -s /tmp/k1 /tmp/k2 && [ "$(wc -l </tmp/k1)" -ge 10 ]
+ok $? "maps --prometheus and the exporter: the same $(wc -l </tmp/f1) map families, the same $(wc -l </tmp/k1) series of mh_hash_dyn"
+diff /tmp/f1 /tmp/f2 | sed 's/^/# /'; diff /tmp/k1 /tmp/k2 | sed 's/^/# /'
 grep -q "^bpfmem_map_elements{id=\"$id\",.*} 300\$" /tmp/prom.txt; ok $? "Prometheus elements of mh_hash_dyn is 300"
 grep -q '^# TYPE bpfmem_memcg_memory_current_bytes gauge$' /tmp/prom.txt &&
 	grep -q '^bpfmem_memcg_memory_current_bytes{memcg="/bpfmem-mh"} [0-9]' /tmp/prom.txt
@@ -160,6 +179,50 @@ ok $? "--name NAME lists only that map"
 bpfmem maps -p $hpid -s memlock -j | json-flat | sed -n 's/^\.maps\[[0-9]*\]\.memlock=//p' >/tmp/ml.txt
 sort -n -r /tmp/ml.txt | cmp -s - /tmp/ml.txt && [ "$(wc -l </tmp/ml.txt)" = 6 ]
 ok $? "-s memlock sorts largest first"
+
+# memcg from the kernel, not guessed: the holder moves to another cgroup after making
+# its maps; they stay charged to /bpfmem-mh (map->objcg), the owner's cgroup changes
+mkdir -p /sys/fs/cgroup/bpfmem-mh2
+echo $hpid >/sys/fs/cgroup/bpfmem-mh2/cgroup.procs
+bpfmem maps --id $id -j 2>/tmp/err.txt | json-flat >/tmp/mv.flat
+grep -q '^\.maps\[0\]\.memcg="/bpfmem-mh"$' /tmp/mv.flat &&
+	grep -q '^\.maps\[0\]\.memcg_source="objcg"$' /tmp/mv.flat &&
+	grep -q '^\.maps\[0\]\.owners\[0\]\.cgroup="/bpfmem-mh2"$' /tmp/mv.flat
+ok $? "holder moved to /bpfmem-mh2: memcg still /bpfmem-mh from the kernel, owner's cgroup /bpfmem-mh2"
+
+# no vmlinux BTF (hidden by a tmpfs): the fallback runs, says so in one line; the
+# memcg is then the owner's cgroup (memcg_source owner), elements by key iteration
+mount -t tmpfs none /sys/kernel/btf
+bpfmem maps -p $hpid -j >/tmp/nobtf.json 2>/tmp/err.txt
+rc=$?
+umount /sys/kernel/btf
+sed 's/^/# stderr: /' /tmp/err.txt
+json-flat </tmp/nobtf.json >/tmp/nobtf.flat 2>/dev/null
+dyn=$(sed -n 's/^map mh_hash_dyn id \([0-9]*\) .*/\1/p' /tmp/mh.txt)
+idx=$(sed -n "s/^\.maps\[\([0-9]*\)\]\.id=$dyn\$/\1/p" /tmp/nobtf.flat)
+[ $rc = 0 ] && [ "$(wc -l </tmp/err.txt)" = 1 ] && grep -q 'no kernel BTF' /tmp/err.txt &&
+	[ "$(grep -c '^\.maps\[[0-9]*\]\.id=' /tmp/nobtf.flat)" = 6 ] &&
+	grep -q "^\.maps\[$idx\]\.elements=300\$" /tmp/nobtf.flat &&
+	grep -q "^\.maps\[$idx\]\.memcg_source=\"owner\"\$" /tmp/nobtf.flat &&
+	grep -q "^\.maps\[$idx\]\.memcg=\"/bpfmem-mh2\"\$" /tmp/nobtf.flat
+ok $? "no kernel BTF: exit $rc, a one-line note, 6 maps, elements 300, memcg from the owner"
+echo $hpid >/sys/fs/cgroup/bpfmem-mh/cgroup.procs
+rmdir /sys/fs/cgroup/bpfmem-mh2
+
+# capabilities, not uid 0: uid 65534 with CAP_SYS_ADMIN lists maps (owners of other
+# users' processes are not readable then), root without it is refused in one line
+capuser 65534 sys_admin bpfmem maps --id $id -j >/tmp/cap.json 2>/tmp/err.txt
+rc=$?
+sed 's/^/# stderr: /' /tmp/err.txt
+json-flat </tmp/cap.json >/tmp/cap.flat 2>/dev/null
+[ $rc = 0 ] && grep -q "^\.maps\[0\]\.id=$id\$" /tmp/cap.flat &&
+	grep -q '^\.maps\[0\]\.memcg="/bpfmem-mh"$' /tmp/cap.flat
+ok $? "uid 65534 with CAP_SYS_ADMIN: maps listed, memcg from the iterator (exit $rc)"
+dropcap bpfmem maps >/dev/null 2>/tmp/err.txt
+rc=$?
+sed 's/^/# stderr: /' /tmp/err.txt
+[ $rc = 1 ] && [ "$(wc -l </tmp/err.txt)" = 1 ] && grep -q 'needs CAP_SYS_ADMIN' /tmp/err.txt
+ok $? "root without CAP_SYS_ADMIN: one line naming CAP_SYS_ADMIN, exit $rc"
 
 # watch mode: -i/-n, and SIGINT prints the final interval and exits 0
 bpfmem maps -p $hpid -j -i 0.3 -n 3 >/tmp/watch.json 2>&1

@@ -67,6 +67,25 @@ rc=$?
 sed 's/^/#   /' /tmp/pt.txt | head -n 12
 [ $rc = 0 ] && awk -v id=$pid -v r=$RUNS '$1 == id && $3 == "progrun" && $4 == r { f = 1 } END { exit !f }' /tmp/pt.txt
 ok $? "text: Ctrl-C prints the interval so far, program $pid with its $RUNS runs (exit $rc)"
+# no vmlinux BTF (hidden by a tmpfs) and uid 65534 with CAP_SYS_ADMIN only: progs
+# needs neither BTF nor uid 0; without CAP_SYS_ADMIN one line naming it
+mount -t tmpfs none /sys/kernel/btf
+bpfmem progs -j -i 0.3 -n 1 --id "$pid" >/tmp/pn.json 2>/tmp/pn.err
+rc=$?
+umount /sys/kernel/btf
+sed 's/^/#   /' /tmp/pn.err
+[ $rc = 0 ] && grep -q "{\"id\":$pid,\"type\":\"sched_cls\",\"name\":\"progrun\"" /tmp/pn.json &&
+	grep -q "\"map_ids\":\[[0-9,]*\b$mid\b" /tmp/pn.json
+ok $? "no kernel BTF: progs runs (exit $rc), program $pid and its map listed"
+capuser 65534 sys_admin bpfmem progs -j -i 0.3 -n 1 --id "$pid" >/tmp/pc.json 2>/tmp/pc.err
+rc=$?
+sed 's/^/#   /' /tmp/pc.err
+[ $rc = 0 ] && grep -q "{\"id\":$pid,\"type\":\"sched_cls\"" /tmp/pc.json &&
+	grep -q '"stats_enabled":true' /tmp/pc.json
+ok $? "uid 65534 with CAP_SYS_ADMIN: progs runs with run-time stats (exit $rc)"
+ERR_TOOL=progs
+err_case "root without CAP_SYS_ADMIN" "needs CAP_SYS_ADMIN" dropcap bpfmem progs -n 1
+
 kill $ppid
 wait $ppid
 done_testing

@@ -67,6 +67,12 @@ done <<EOF
 $(grep '^map ' /tmp/mh.txt)
 EOF
 [ $n -ge 3 ]; ok $? "compared $n maps"
+# the info series (OpenMetrics info family) joins memlock to the memcg the map is charged to
+id=$(sed -n 's/^map mh_hash_dyn id \([0-9]*\) .*/\1/p' /tmp/mh.txt)
+got=$(query "sum%20by%20(memcg)%20(bpfmem_map_memlock_bytes%7Bjob%3D%22bpfmem%22%2Cid%3D%22$id%22%7D%20*%20on(id)%20group_left(memcg)%20bpfmem_map_info%7Bjob%3D%22bpfmem%22%2Cmemcg%3D%22%2Fbpfmem-prom%22%7D)")
+kmem=$(map_fdinfo $hpid $id | sed -n 's/^memlock:[[:space:]]*//p')
+[ -n "$got" ] && [ "$got" = "$kmem" ]
+ok $? "PromQL: memlock of mh_hash_dyn joined with bpfmem_map_info on memcg /bpfmem-prom: $got (fdinfo $kmem)"
 
 # the exporter collects every second (--interval 1): Prometheus must see it advance
 s1=$(query 'sum(bpfmem_exporter_collections_total)')
