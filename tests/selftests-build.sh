@@ -178,7 +178,7 @@ O=$out/out
 # A test of prog_tests/ whose BPF program is not in the tree cannot be built, and
 # test_progs links them all: Debian's 6.12.118 carries a stable backport of
 # prog_tests/bpf_attr_size.c without progs/cgroup_skb_direct_packet_access.c. Such a
-# test is left out of the snapshot (named here and in README), nothing else.
+# test is left out of the snapshot (named here and in docs/upstream-selftests.md), nothing else.
 linked=$(sed -n -E 's/^([a-z_0-9]+)\.skel\.h-deps :=.*/\1/p' "$sdir/Makefile")
 : >"$out/dropped-tests.txt"
 for t in "$sdir"/prog_tests/*.c; do
