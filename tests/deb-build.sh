@@ -22,6 +22,8 @@
 set -uo pipefail
 
 top=${1:-$(cd "$(dirname "$0")/.." && pwd)}
+# the package is the full build whatever the caller's build is
+unset BPFMEM_UNIT_ONLY
 n=0 fails=0
 ok() {	# ok STATUS DESCRIPTION [DETAIL]
 	n=$((n + 1))
