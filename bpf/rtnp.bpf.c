@@ -63,6 +63,7 @@ struct {
 } timers SEC(".maps");
 
 __u64 flags_var;	/* not a constant for the verifier */
+__u64 loop_result;
 
 extern void bpf_rcu_read_lock(void) __ksym;
 extern void bpf_rcu_read_unlock(void) __ksym;
@@ -73,7 +74,7 @@ static long cb(__u64 i, void *ctx)
 }
 
 SEC("fentry/tcp_close")
-int BPF_PROG(yes_hash_ringbuf_loop, struct sock *sk)
+int BPF_PROG(yes_hash_ringbuf, struct sock *sk)
 {
 	__u32 k = bpf_get_smp_processor_id();
 	__u64 v = bpf_ktime_get_ns(), *p;
@@ -83,7 +84,71 @@ int BPF_PROG(yes_hash_ringbuf_loop, struct sock *sk)
 	if (p)
 		bpf_ringbuf_output(&rb, p, sizeof(*p), 0);
 	bpf_map_delete_elem(&hash, &k);
+	return 0;
+}
+
+/* bpf_loop() and bpf_for_each_map_elem(): iterations the verifier does not walk,
+ * so no bound on a non-preemptible run (series patch 20)
+ */
+SEC("fentry/tcp_close")
+int BPF_PROG(no_bpf_loop, struct sock *sk)
+{
 	bpf_loop(4, cb, NULL, 0);
+	return 0;
+}
+
+static long each_cb(void *map, __u32 *key, __u64 *val, void *ctx)
+{
+	return 0;
+}
+
+SEC("fentry/tcp_close")
+int BPF_PROG(no_for_each_map_elem, struct sock *sk)
+{
+	bpf_for_each_map_elem(&hash, each_cb, NULL, 0);
+	return 0;
+}
+
+/* a bounded loop the verifier walks 20000 times: more than the 65536 instructions
+ * a non-preemptible run may take
+ */
+SEC("fentry/tcp_close")
+int BPF_PROG(no_long_loop, struct sock *sk)
+{
+	__u64 n = 0;
+	int i;
+
+#pragma clang loop unroll(disable)
+	for (i = 0; i < 20000; i++)
+		n += flags_var ^ i;	/* no branch: one verifier state per iteration */
+	loop_result = n;
+	return 0;
+}
+
+/* a global subprog is verified once for all its calls: its run length is not known */
+__noinline int global_sub(int x)
+{
+	return x + 1;
+}
+
+SEC("fentry/tcp_close")
+int BPF_PROG(no_global_subprog, struct sock *sk)
+{
+	loop_result = global_sub(1);
+	return 0;
+}
+
+/* the same loop 2000 times: well within the bound */
+SEC("fentry/tcp_close")
+int BPF_PROG(yes_short_loop, struct sock *sk)
+{
+	__u64 n = 0;
+	int i;
+
+#pragma clang loop unroll(disable)
+	for (i = 0; i < 2000; i++)
+		n += flags_var ^ i;
+	loop_result = n;
 	return 0;
 }
 

@@ -114,9 +114,42 @@ for v in 1 0; do
 	bad=$(awk -v rt=$rt -v v=$v '$1 == "rtnp" { n++
 		want = rt == "no" ? -1 : (v == 1 && $2 ~ /^yes_/) ? 1 : 0
 		if ($3 != want) printf "%s=%s(want %d) ", $2, $3, want }
-		END { if (n != 10) printf "programs=%d(want 10)", n }' /tmp/np.out)
+		END { if (n != 15) printf "programs=%d(want 15)", n }' /tmp/np.out)
 	[ -z "$bad" ]; ok $? "rt_nonpreempt of each program as its name says (switch $v) $bad"
 	[ $rt = yes ] || break
 done
+[ $rt = yes ] && echo 1 >$NP
+
+# Nesting (workload rtnest, bpf/rtnest.bpf.c): outer qualifies and updates a hash map
+# from getsid(0); inner, on htab_map_update_elem, may sleep on PREEMPT_RT (LPM trie:
+# spinlock_t, kmalloc). Inside outer's non-preemptible runs inner must be skipped and
+# counted, never run with preemption disabled (CONFIG_DEBUG_ATOMIC_SLEEP would splat,
+# which fails the test); from the bpf() syscall's updates it runs. Other kernels: both
+# always run.
+rtnest nested 200 50 >/tmp/nest.out 2>&1
+ok $? "rtnest nested loads and runs"
+sed 's/^/# /' /tmp/nest.out
+set -- $(sed -n 's/^rtnest nested outer_np \(-*[0-9]*\) inner_np \(-*[0-9]*\) outer_runs \([0-9]*\) inner_runs \([0-9]*\) inner_misses \([0-9]*\)$/\1 \2 \3 \4 \5/p' /tmp/nest.out)
+if [ $rt = yes ]; then
+	[ "${1:-}" = 1 ] && [ "${2:-}" = 0 ] && [ "${3:-}" = 200 ] && [ "${4:-}" = 50 ] && [ "${5:-}" = 200 ]
+	ok $? "PREEMPT_RT: outer non-preemptible (np $1), 200 runs ($3); inner (np $2) ran 50 times from the syscall ($4), skipped inside outer 200 times ($5)"
+else
+	[ "${3:-}" = 200 ] && [ "${4:-}" = 250 ] && [ "${5:-}" = 0 ]
+	ok $? "outer ran 200 times ($3), inner 250 ($4), none skipped ($5)"
+fi
+
+# Extensions (freplace) run inside the runs of their target: rtnest's tgt calls a
+# global subprog that extensions replace, so it must stay preemptible on PREEMPT_RT
+# (rt_nonpreempt 0), and an extension that may sleep there (LPM trie update) loads,
+# attaches and runs without a splat (CONFIG_DEBUG_ATOMIC_SLEEP on rt), as one that
+# does not; other kernels print no rt_nonpreempt (-1)
+rtnest freplace >/tmp/ext.out 2>&1
+ok $? "rtnest freplace loads and runs"
+sed 's/^/# /' /tmp/ext.out
+set -- $(sed -n 's/^rtnest freplace tgt_np \(-*[0-9]*\) sleepy_load \(-*[0-9]*\) sleepy_runs \([0-9]*\) ok_load \(-*[0-9]*\) ok_runs \([0-9]*\)$/\1 \2 \3 \4 \5/p' /tmp/ext.out)
+want=-1
+[ $rt = yes ] && want=0
+[ "${1:-}" = $want ] && [ "${2:-}" = 0 ] && [ "${3:-}" = 1 ] && [ "${4:-}" = 0 ] && [ "${5:-}" = 1 ]
+ok $? "a program with a replaceable global subprog is preemptible (np ${1:-?}, want $want); both extensions load (${2:-?}, ${4:-?}) and run (${3:-?}, ${5:-?})"
 [ $rt = yes ] && echo 1 >$NP
 done_testing
