@@ -1,10 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""The manual pages (man/*.8.rst) and the tools agree, so that they cannot drift (TAP).
+"""The manual pages (docs/man/*.8.rst) and the tools agree, so that they cannot drift (TAP).
 
     tests/unit/check-man.py SRC_ROOT VERSION [BPFMEM]
 
-For every subcommand of tools/bpfmem.c, man/bpfmem-CMD.8.rst documents exactly the
+For every subcommand of tools/bpfmem.c, docs/man/bpfmem-CMD.8.rst documents exactly the
 long and short options that `bpfmem CMD -h` lists, and those are exactly the options
 its getopt table accepts (struct option opts[] and the getopt_long() string of
 tools/CMD.c). The help text comes from the built binary BPFMEM when given (the full
@@ -106,16 +106,16 @@ ACCEPTED_UNLISTED = {
 main_src = read('tools/bpfmem.c')
 cmds = re.findall(r'\{ "([a-z]+)", cmd_[a-z]+,', main_src)
 ok(len(cmds) >= 7, 'subcommands of tools/bpfmem.c: %s' % ' '.join(cmds))
-man_meson = read('man/meson.build')
-main_page = read('man/bpfmem.8.rst')
+man_meson = read('docs/man/meson.build')
+main_page = read('docs/man/bpfmem.8.rst')
 
 for cmd in cmds:
-    page_path = 'man/bpfmem-%s.8.rst' % cmd
+    page_path = 'docs/man/bpfmem-%s.8.rst' % cmd
     exists = os.path.exists(os.path.join(top, page_path))
     ok(exists, '%s: page %s exists' % (cmd, page_path))
     if not exists:
         continue
-    ok("'bpfmem-%s'" % cmd in man_meson, '%s: page is built (man/meson.build)' % cmd)
+    ok("'bpfmem-%s'" % cmd in man_meson, '%s: page is built (docs/man/meson.build)' % cmd)
     ok('**bpfmem-%s**\\ (8)' % cmd in main_page, '%s: bpfmem(8) names bpfmem-%s(8)' % (cmd, cmd))
     src = read('tools/%s.c' % cmd)
     if binary:
