@@ -24,4 +24,17 @@ r=$(kv /tmp/al.out rounds attachloop) hits=$(kv /tmp/al.out hits attachloop)
 sc=$(kv /tmp/al.out syscalls attachloop)
 [ "$r" = "$rounds" ] && [ "${hits:-0}" -ge "$rounds" ] && [ "${sc:-0}" -gt 0 ]
 ok $? "every round attached and ran ($r rounds, $hits program runs, $sc syscalls on the other CPUs)"
+
+# -w: a program that stays preemptible on PREEMPT_RT, two syscall tasks on every CPU:
+# runs wait on series patch 12's run lock while programs are detached, and a waiter
+# sleeps in trampoline code. The image of a detached program must outlive its
+# waiters (patch 12: an SRCU grace period between two of RCU Tasks); a freed image
+# run would Oops (int3 fill), failing the dmesg scan. Other kernels: the same load.
+wr=$((rounds / 2))
+attachloop -w -n "$wr" >/tmp/alw.out 2>&1
+ok $? "attachloop -w: $wr attach/detach rounds while runs wait for the program"
+sed 's/^/#   /' /tmp/alw.out
+r=$(kv /tmp/alw.out rounds attachloop) hits=$(kv /tmp/alw.out hits attachloop)
+[ "$r" = "$wr" ] && [ "${hits:-0}" -ge "$wr" ]
+ok $? "every round attached and ran ($r rounds, $hits program runs)"
 done_testing

@@ -47,4 +47,29 @@ left=$(ls -d $cg/htab_mem_memcg.* 2>/dev/null)
 [ -z "$left" ]
 ok $? "no test cgroup left behind${left:+: $left}"
 echo +memory >$cg/cgroup.subtree_control 2>/dev/null
+# exact-size slab caches (series patch 13) are created with SLAB_NO_MERGE: map
+# elements (data user space and programs control) never share a slab cache with
+# other kernel objects. With SLUB's sysfs a merged cache is a symlink to the shared
+# cache (and the shared one counts aliases); an unmerged one is a directory of its own.
+# (/sys/kernel/slab needs SLUB without SLUB_TINY: the debug kernel; base and rt are
+# tinyconfig builds)
+if [ ! -d /sys/kernel/slab ]; then
+	echo "# no /sys/kernel/slab on this kernel (SLUB_TINY): the merge check runs on debug"
+	done_testing
+fi
+maps-holder >/tmp/holder.out 2>&1 &
+hpid=$!
+wait_for '^ready' /tmp/holder.out $hpid
+caches=$(ls -d /sys/kernel/slab/bpf_ma-* 2>/dev/null)
+if bpfmem probe 2>/dev/null | grep -q '^bpfmem series: *yes'; then
+	[ -n "$caches" ]; ok $? "maps-holder's dynamic maps use exact-size caches: $(echo $caches | tr '\n' ' ')"
+fi
+bad=""
+for c in $caches; do
+	if [ -L "$c" ] || [ "$(cat "$c/aliases" 2>/dev/null)" != 0 ]; then
+		bad="$bad $(basename "$c")->$(readlink "$c")"
+	fi
+done
+[ -z "$bad" ]; ok $? "no exact-size cache merged with another slab cache:${bad:- none}"
+kill $hpid; wait $hpid 2>/dev/null
 done_testing

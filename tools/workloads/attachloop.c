@@ -4,7 +4,12 @@
  * task on every other online CPU makes syscalls in a loop: the stress reproducer
  * for the int3 Oops at x64_sys_call+0x1 seen once under QEMU TCG with 2 vCPUs.
  *
- *   attachloop [-n ROUNDS]
+ *   attachloop [-n ROUNDS] [-w]
+ *
+ * -w: the program may sleep on PREEMPT_RT (series patch 20 leaves it preemptible), and
+ * two syscall tasks share every CPU, the attaching one's too: runs wait on patch 12's
+ * run lock for a task preempted inside the program while programs are detached and
+ * their trampoline images freed (the image must outlive the waiters).
  *
  * Prints "attachloop rounds N hits N syscalls N secs S"; a kernel Oops fails the
  * guest through the harness's dmesg scan.
@@ -26,7 +31,9 @@
 
 int main(int argc, char **argv)
 {
-	int c, rounds = 500, ncpu = sysconf(_SC_NPROCESSORS_ONLN), i, k;
+	int c, rounds = 500, ncpu = sysconf(_SC_NPROCESSORS_ONLN), i, k, per_cpu = 1;
+	struct bpf_program *prog;
+	bool wait = false;
 	struct attachloop_bpf *skel;
 	volatile long *calls;
 	volatile int *stop;
@@ -35,15 +42,18 @@ int main(int argc, char **argv)
 	pid_t pids[64];
 	void *sh;
 
-	while ((c = getopt(argc, argv, "n:h")) != -1) {
+	while ((c = getopt(argc, argv, "n:wh")) != -1) {
 		if (c == 'n') {
 			rounds = atoi(optarg);
+		} else if (c == 'w') {
+			wait = true;
+			per_cpu = 2;
 		} else {
-			fprintf(stderr, "usage: attachloop [-n ROUNDS]\n");
+			fprintf(stderr, "usage: attachloop [-n ROUNDS] [-w]\n");
 			return c == 'h' ? 0 : 2;
 		}
 	}
-	if (rounds < 1 || ncpu < 1 || ncpu > 64) {
+	if (rounds < 1 || ncpu < 1 || ncpu > 32) {
 		fprintf(stderr, "attachloop: bad arguments\n");
 		return 2;
 	}
@@ -52,17 +62,29 @@ int main(int argc, char **argv)
 		return 1;
 	stop = sh;
 	calls = (long *)sh + 1;
-	skel = attachloop_bpf__open_and_load();
+	skel = attachloop_bpf__open();
+	if (skel) {
+		bpf_program__set_autoload(skel->progs.on_syscall, !wait);
+		bpf_program__set_autoload(skel->progs.on_syscall_wait, wait);
+		if (attachloop_bpf__load(skel)) {
+			attachloop_bpf__destroy(skel);
+			skel = NULL;
+		}
+	}
 	if (!skel) {
 		fprintf(stderr, "attachloop: cannot load the fentry program: %s\n", strerror(errno));
 		return 1;
 	}
-	for (k = 1; k < ncpu; k++) {
+	prog = wait ? skel->progs.on_syscall_wait : skel->progs.on_syscall;
+	/* workers: one per other CPU, or (-w) two per CPU */
+	for (k = 1; k < ncpu * per_cpu; k++) {
+		if (!wait && k >= ncpu)
+			break;
 		pids[k] = fork();
 		if (!pids[k]) {
 			long n = 0;
 
-			wl_pin_cpu(k);
+			wl_pin_cpu(k % ncpu);
 			while (!*stop) {
 				syscall(SYS_getppid);
 				n++;
@@ -74,7 +96,7 @@ int main(int argc, char **argv)
 	wl_pin_cpu(0);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (i = 0; i < rounds; i++) {
-		struct bpf_link *l = bpf_program__attach(skel->progs.on_syscall);
+		struct bpf_link *l = bpf_program__attach(prog);
 
 		if (!l) {
 			fprintf(stderr, "attachloop: attach %d failed: %s\n", i, strerror(errno));
@@ -85,7 +107,9 @@ int main(int argc, char **argv)
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t1);
 	*stop = 1;
-	for (k = 1; k < ncpu; k++) {
+	for (k = 1; k < ncpu * per_cpu; k++) {
+		if (!wait && k >= ncpu)
+			break;
 		waitpid(pids[k], NULL, 0);
 		total += calls[k];
 	}
