@@ -26,6 +26,10 @@
  *  - krec_lookup: kprobe on htab_map_lookup_elem, hit by the workload's own syscall
  *    lookups in rec_map: inside its own syscall's map operation, every run must be
  *    skipped and counted.
+ * With -T (kprobe) the other task's BPF syscalls update a task storage map instead,
+ * which holds the CPU's task storage busy count while it may be preempted, and each
+ * kguard_getppid run also creates its task's storage: a run either is skipped and
+ * counted, or gets its storage (tnull counts the NULLs it must never get).
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -59,7 +63,15 @@ struct {
 
 const volatile __u32 target_tgid;	/* the workload: its workers are its children */
 const volatile __u32 spin_loops = 200;
-__u64 runs, corrupt, rec_runs;
+__u64 runs, corrupt, rec_runs, tnull;
+const volatile bool want_tstore;
+
+struct {
+	__uint(type, BPF_MAP_TYPE_TASK_STORAGE);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__type(key, int);
+	__type(value, __u64);
+} tstore SEC(".maps");
 __u32 rec_tgid;
 
 static long spin_cb(__u64 i, void *ctx)
@@ -145,6 +157,14 @@ int BPF_PROG(rec_delete, struct bpf_map *map, void *key)
 SEC("kprobe/__x64_sys_getppid")
 int BPF_KPROBE(kguard_getppid)
 {
+	struct task_struct *t = (void *)bpf_get_current_task_btf();
+	__u64 *v;
+
+	if (want_tstore && t->real_parent && t->real_parent->tgid == target_tgid) {
+		v = bpf_task_storage_get(&tstore, t, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
+		if (!v)
+			__sync_fetch_and_add(&tnull, 1);
+	}
 	return guard(&runs);
 }
 

@@ -103,6 +103,22 @@ for c in $cases; do
 	[ $hook = kprobe ] && { [ "${h:-0}" -gt 0 ]; ok $? "the BPF syscall task ran meanwhile ($h lookups)"; }
 done
 
+# -T: the task in BPF syscalls on CPU 0 updates a task storage map, holding the CPU's
+# task storage busy count while it may be preempted (PREEMPT_RT: migration disabled
+# only), and each kprobe run creates its task's storage: a run either is skipped and
+# counted (series patch 15 lets none go ahead while the count is raised) or gets its
+# storage; a NULL from bpf_task_storage_get(F_CREATE) is a run that went ahead into
+# another task's storage operation
+rtguard -n $CALLS -w 3 -s 200 -H -T >/tmp/gt.out 2>/tmp/gt.err
+ok $? "rtguard -T (kprobe, task storage syscalls, hog): exits 0"
+sed 's/^/# /' /tmp/gt.out /tmp/gt.err
+e=$(kv /tmp/gt.out expected rtguard guard) r=$(kv /tmp/gt.out runs rtguard guard)
+m=$(kv /tmp/gt.out missed rtguard guard) h=$(kv /tmp/gt.out lookups rtguard guard)
+tn=$(kv /tmp/gt.out tnull rtguard guard)
+[ -n "$e" ] && [ $((r + m)) = "$e" ]; ok $? "-T: every call ran or was counted missed ($r + $m = $e)"
+[ "${h:-0}" -gt 0 ]; ok $? "-T: the task storage syscall task ran meanwhile ($h updates)"
+[ "$tn" = 0 ]; ok $? "-T: no run got NULL from bpf_task_storage_get(F_CREATE) ($tn)"
+
 # which programs qualify (bpf/rtnp.bpf.c: yes_* should, no_* should not): on
 # PREEMPT_RT with the switch on, fdinfo rt_nonpreempt 1 for yes_*, 0 for no_*; with
 # it off, 0 for all; other kernels print no such line (-1)

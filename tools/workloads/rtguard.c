@@ -22,6 +22,9 @@
  * htab_map_lookup_elem inside its own map operation (every run skipped: "lookups"
  * instead of "deletes"); in the guard part a further process pinned to CPU 0 makes
  * BPF syscalls (array map lookups) all along ("holder lookups N" at the end).
+ * -T: as -K, but the task in BPF syscalls updates a task storage map (holding the
+ * CPU's task storage busy count), and each guard run creates its task's storage:
+ * "tnull" counts the runs that got NULL.
  * -U: each worker sends CALLS 1-byte datagrams to its own loopback UDP socket (and
  * reads them back); the guard program is on __udp_enqueue_schedule_skb, run in the
  * softirq of each send (bh disabled), for the workers' sockets (SO_MARK).
@@ -113,14 +116,14 @@ int main(int argc, char **argv)
 	long calls = 20000, workers = 3, deletes = 1000, spin = 200, i;
 	struct rtguard_bpf *skel;
 	pid_t hog = 0, pids[64];
-	int c, hogflag = 0, kprobe = 0, udp = 0, mixed = 0, fd, err, bad = 0;
+	int c, hogflag = 0, kprobe = 0, udp = 0, mixed = 0, tstore = 0, fd, err, bad = 0;
 	pid_t holder = 0;
 	int gfd;
 	long long *hold_count;
 	double t0;
 	__u32 k = 0;
 
-	while ((c = getopt(argc, argv, "n:w:r:s:HKUMh")) != -1) {
+	while ((c = getopt(argc, argv, "n:w:r:s:HKTUMh")) != -1) {
 		switch (c) {
 		case 'n': calls = atol(optarg); break;
 		case 'w': workers = atol(optarg); break;
@@ -128,10 +131,11 @@ int main(int argc, char **argv)
 		case 's': spin = atol(optarg); break;
 		case 'H': hogflag = 1; break;
 		case 'K': kprobe = 1; break;
+		case 'T': kprobe = tstore = 1; break;
 		case 'U': udp = 1; break;
 		case 'M': mixed = 1; break;
 		default:
-			fprintf(stderr, "usage: rtguard [-n CALLS] [-w WORKERS] [-r DELETES] [-s SPIN] [-H] [-K | -U | -M]\n");
+			fprintf(stderr, "usage: rtguard [-n CALLS] [-w WORKERS] [-r DELETES] [-s SPIN] [-H] [-K | -T | -U | -M]\n");
 			return c == 'h' ? 0 : 2;
 		}
 	}
@@ -147,6 +151,7 @@ int main(int argc, char **argv)
 	}
 	skel->rodata->target_tgid = getpid();
 	skel->rodata->spin_loops = spin;
+	skel->rodata->want_tstore = tstore;
 	bpf_program__set_autoload(skel->progs.guard_getppid, !kprobe && !udp && !mixed);
 	bpf_program__set_autoload(skel->progs.guard_pid_vnr, mixed);
 	bpf_program__set_autoload(skel->progs.guard_udp, udp);
@@ -197,10 +202,19 @@ int main(int argc, char **argv)
 			__u32 zero = 0;
 			__u64 v;
 
+			int tfd = bpf_map__fd(skel->maps.tstore);
+			int me = syscall(SYS_pidfd_open, getpid(), 0);
+
 			wl_pin_cpu(0);
 			prctl(PR_SET_NAME, "rtguard-sys");
 			for (;;) {
-				bpf_map_lookup_elem(hfd, &zero, &v);
+				/* -T: task storage updates hold the CPU's storage busy count */
+				if (tstore) {
+					v = *hold_count;
+					bpf_map_update_elem(tfd, &me, &v, BPF_ANY);
+				} else {
+					bpf_map_lookup_elem(hfd, &zero, &v);
+				}
 				__atomic_add_fetch(hold_count, 1, __ATOMIC_RELAXED);
 			}
 		}
@@ -256,10 +270,11 @@ int main(int argc, char **argv)
 	gfd = bpf_program__fd(kprobe ? skel->progs.kguard_getppid :
 			      udp ? skel->progs.guard_udp :
 			      mixed ? skel->progs.guard_pid_vnr : skel->progs.guard_getppid);
-	printf("rtguard guard workers %ld calls %ld expected %ld runs %llu missed %lld corrupt %llu secs %.2f holder lookups %lld nonpreempt %lld\n",
+	printf("rtguard guard workers %ld calls %ld expected %ld runs %llu missed %lld corrupt %llu secs %.2f holder lookups %lld nonpreempt %lld tnull %llu\n",
 	       workers, calls, workers * calls, (unsigned long long)skel->bss->runs,
 	       wl_prog_misses(gfd), (unsigned long long)skel->bss->corrupt, now_s() - t0,
-	       *hold_count, wl_fdinfo(gfd, "rt_nonpreempt"));
+	       *hold_count, wl_fdinfo(gfd, "rt_nonpreempt"),
+	       (unsigned long long)skel->bss->tnull);
 	rtguard_bpf__destroy(skel);
 	return bad;
 }
