@@ -4,8 +4,11 @@
 # bpfmem kernel pipeline: Debian linux-source-6.12 -> git tree -> `git am` of
 # kernel/patches/*.patch -> config from kernel/config fragments -> bzImage + vmlinux.
 #
-#   kernel/build.sh [--flavor base|rt|debug] [--vanilla] [--print-dir]
+#   kernel/build.sh [--flavor base|rt|debug] [--vanilla] [--ksrc 6.12|6.1] [--print-dir]
 #
+# --ksrc 6.1: Debian 12's own kernel line (linux-source-6.1), vanilla base only (the
+# series is against 6.12), for the tools' tests on kernels without the series (suite
+# compat); its own tree in $BPFMEM_CACHE/kernel-6.1, fragments + config/linux-6.1.config.
 # BPFMEM_PATCHES_DIR overrides the series directory (e.g. an empty one).
 # The tree lives in $BPFMEM_CACHE (default /var/cache/bpfmem), never in the repo.
 # Two work trees are kept: "patched" (pristine + series) and "vanilla" (pristine).
@@ -19,32 +22,47 @@ set -euo pipefail
 main() {
 here=$(cd "$(dirname "$0")" && pwd)
 CACHE=${BPFMEM_CACHE:-/var/cache/bpfmem}
-TARBALL=${BPFMEM_KSRC_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 JOBS=${BPFMEM_JOBS:-$(($(nproc) + 1))}
 flavor=base
 variant=patched
+ksrc=6.12
 print_dir=0
 
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--flavor) flavor=$2; shift 2 ;;
 	--vanilla) variant=vanilla; shift ;;
+	--ksrc) ksrc=$2; shift 2 ;;
 	--print-dir) print_dir=1; shift ;;
-	-h|--help) sed -n '3,13p' "$0"; exit 0 ;;
+	-h|--help) sed -n '3,17p' "$0"; exit 0 ;;
 	*) echo "kernel/build.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
 done
 case "$flavor" in base|rt|debug) ;; *)
 	echo "kernel/build.sh: unknown flavor '$flavor' (base|rt|debug)" >&2; exit 2 ;;
 esac
+# each kernel line has its own cache directory (pristine repository, trees, builds, lock)
+case "$ksrc" in
+6.12)
+	TARBALL=${BPFMEM_KSRC_TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+	kroot=$CACHE/kernel ;;
+6.1)
+	# the series and the rt/debug flavours are 6.12's (PREEMPT_RT is mainline since 6.12)
+	if [ "$variant" != vanilla ] || [ "$flavor" != base ]; then
+		echo "kernel/build.sh: --ksrc 6.1 builds only --vanilla --flavor base" >&2; exit 2
+	fi
+	TARBALL=/usr/src/linux-source-6.1.tar.xz
+	kroot=$CACHE/kernel-6.1 ;;
+*) echo "kernel/build.sh: unknown --ksrc '$ksrc' (6.12|6.1)" >&2; exit 2 ;;
+esac
 
 t0=$(date +%s)
-stage() { printf '[kernel %s/%s +%4ss] %s\n' "$variant" "$flavor" "$(($(date +%s) - t0))" "$*" >&2; }
+stage() { printf '[kernel %s%s/%s +%4ss] %s\n' "$([ "$ksrc" = 6.12 ] || echo "$ksrc ")" "$variant" "$flavor" \
+	"$(($(date +%s) - t0))" "$*" >&2; }
 die() { echo "kernel/build.sh: $*" >&2; exit 1; }
 
-[ -f "$TARBALL" ] || die "missing $TARBALL (apt-get install linux-source-6.12)"
+[ -f "$TARBALL" ] || die "missing $TARBALL (apt-get install linux-source-$ksrc)"
 
-kroot=$CACHE/kernel
 mkdir -p "$kroot"
 exec 9>"$kroot/.lock"
 if ! flock -n 9; then
@@ -52,7 +70,7 @@ if ! flock -n 9; then
 	echo "kernel/build.sh: waiting for the kernel tree lock, held by $(cat "$kroot/.lock.who" 2>/dev/null || echo "an unknown process")" >&2
 	flock 9
 fi
-echo "pid $$ (since $(date +%T)): kernel/build.sh --flavor $flavor ($variant)" >"$kroot/.lock.who"
+echo "pid $$ (since $(date +%T)): kernel/build.sh --ksrc $ksrc --flavor $flavor ($variant)" >"$kroot/.lock.who"
 
 # --- 1. pristine git repository of the Debian tree -----------------------------
 tree_ver=$(stat -c '%s-%Y' "$TARBALL")
@@ -68,7 +86,7 @@ if [ ! -f "$pristine/.bpfmem-ok" ] || [ "$(cat "$pristine/.bpfmem-ok")" != "$tre
 	git -C "$pristine" config user.email bpfmem@localhost
 	git -C "$pristine" config gc.auto 0
 	git -C "$pristine" add -A -f .
-	git -C "$pristine" commit -q -m "Debian linux-source-6.12 ($(basename "$TARBALL"), $tree_ver)"
+	git -C "$pristine" commit -q -m "Debian linux-source-$ksrc ($(basename "$TARBALL"), $tree_ver)"
 	git -C "$pristine" tag -f pristine >/dev/null
 	echo "$tree_ver" >"$pristine/.bpfmem-ok"
 fi
@@ -127,6 +145,8 @@ fi
 # --- 3. configuration ------------------------------------------------------------
 frags="$here/config/base.config $here/config/selftests.config $here/config/trim.config"
 [ "$flavor" != base ] && frags="$frags $here/config/$flavor.config"
+# 6.1: what its Kconfig needs beyond 6.12's (linux-6.1.config says what and why)
+[ "$ksrc" = 6.1 ] && frags="$frags $here/config/linux-6.1.config"
 [ "$variant" = patched ] && [ -f "$here/config/series.config" ] && [ -n "$patches" ] &&
 	frags="$frags $here/config/series.config"
 # shellcheck disable=SC2086
