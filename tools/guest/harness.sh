@@ -7,10 +7,11 @@
 # status. Verdicts come only through isa-debug-exit: QEMU exiting 0 (panic, poweroff)
 # is "no verdict" and a failure, a kernel splat is a failure, a hang is killed.
 #
-#   harness.sh [--kernel base|rt|debug|vanilla|vanilla-rt|PATH] [--smp N] [--mem MB]
+#   harness.sh [--kernel base|rt|debug|vanilla|vanilla-rt|k61|PATH] [--smp N] [--mem MB]
 #              [--timeout S] [--log FILE] [--add HOST_PATH]... [--interactive]
 #              [--accel ACCEL] [--tap NAME] [--net HOSTFWD] [--kunit] -- CMD [ARGS...]
 #
+# k61: vanilla 6.1 from Debian 12's linux-source-6.1 (kernel/build.sh --ksrc 6.1 --vanilla).
 # --accel: QEMU's -accel argument. Default tcg,thread=single: all vCPUs on one host
 # thread. Multi-threaded TCG (--accel tcg, one host thread per vCPU) runs stale
 # translated code after another vCPU live-patches kernel text: attaching fentry to
@@ -78,6 +79,7 @@ case "$kernel" in
 base|rt|debug) bz=$CACHE/kernel/build-patched-$kernel/arch/x86/boot/bzImage ;;
 vanilla) bz=$CACHE/kernel/vanilla/build-base/arch/x86/boot/bzImage ;;
 vanilla-*) bz=$CACHE/kernel/vanilla/build-${kernel#vanilla-}/arch/x86/boot/bzImage ;;
+k61) bz=$CACHE/kernel-6.1/vanilla/build-base/arch/x86/boot/bzImage ;;
 *) bz=$kernel ;;
 esac
 [ -f "$bz" ] && [ -r "$bz" ] || herr "no kernel image $bz (build it: ./run build $kernel)"
