@@ -9,7 +9,7 @@ C=${BPFMEM_CACHE:-/var/cache/bpfmem}/selftests/current/stage/selftests-bpf
 log=${BPFMEM_BUILDDIR:-$top/build}/meson-logs/bench-smoke-$k.log
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-"$top/tools/guest/harness.sh" --kernel "$k" --smp 2 --mem 2048 --timeout 900 \
+"$top/tests/harness/harness.sh" --kernel "$k" --smp 2 --mem 2048 --timeout 900 \
 	--add "$C" --add "$C/bench" --log "$log" -- sh /examples/bench-all.sh --quick >/dev/null 2>&1
 rc=$?
 [ $rc = 0 ] && echo "ok 1 - bench-all --quick ran in the guest" ||

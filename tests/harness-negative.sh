@@ -7,7 +7,7 @@
 # line; and passes a passing command with a file --add-ed from /tmp. Prints TAP.
 # usage: harness-negative.sh KERNEL
 k=${1:-base}
-h=$(dirname "$0")/../tools/guest/harness.sh
+h=$(dirname "$0")/harness/harness.sh
 n=0 fail=0
 t() {	# t DESC EXPECTED_RC EXPECTED_VERDICT_REGEX HARNESS_ARGS...
 	local desc=$1 want=$2 re=$3 rc out

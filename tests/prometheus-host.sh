@@ -13,7 +13,7 @@ set -u
 k=${1:-base}
 log=${2:-}
 here=$(cd "$(dirname "$0")" && pwd)
-h=$here/../tools/guest/harness.sh
+h=$here/harness/harness.sh
 tmp=$(mktemp -d /tmp/bpfmem-prom.XXXXXX)
 ppid="" fpid=""
 cleanup() {

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# The recursion guard of fentry programs (workload rtguard, bpf/rtguard.bpf.c):
+# The recursion guard of fentry programs (workload rtguard, tests/bpf/rtguard.bpf.c):
 # real recursion is still skipped and counted (a program that deletes from a hash
 # map while attached to htab_map_delete_elem); two runs of one program never
 # interleave on a CPU (a per-CPU scratch slot is never found overwritten); every
@@ -119,7 +119,7 @@ tn=$(kv /tmp/gt.out tnull rtguard guard)
 [ "${h:-0}" -gt 0 ]; ok $? "-T: the task storage syscall task ran meanwhile ($h updates)"
 [ "$tn" = 0 ]; ok $? "-T: no run got NULL from bpf_task_storage_get(F_CREATE) ($tn)"
 
-# which programs qualify (bpf/rtnp.bpf.c: yes_* should, no_* should not): on
+# which programs qualify (tests/bpf/rtnp.bpf.c: yes_* should, no_* should not): on
 # PREEMPT_RT with the switch on, fdinfo rt_nonpreempt 1 for yes_*, 0 for no_*; with
 # it off, 0 for all; other kernels print no such line (-1)
 for v in 1 0; do
@@ -136,7 +136,7 @@ for v in 1 0; do
 done
 [ $rt = yes ] && echo 1 >$NP
 
-# Nesting (workload rtnest, bpf/rtnest.bpf.c): outer qualifies and updates a hash map
+# Nesting (workload rtnest, tests/bpf/rtnest.bpf.c): outer qualifies and updates a hash map
 # from getsid(0); inner, on htab_map_update_elem, may sleep on PREEMPT_RT (LPM trie:
 # spinlock_t, kmalloc). Inside outer's non-preemptible runs inner must be skipped and
 # counted, never run with preemption disabled (CONFIG_DEBUG_ATOMIC_SLEEP would splat,

@@ -21,7 +21,7 @@ top=${1:-$(cd "$(dirname "$0")/../.." && pwd)}
 # which run on busybox inside the guest
 mapfile -t scripts < <(cd "$top" && find . -path ./.git -prune -o -path './build*' -prune -o \
 	-path ./tests/guest -prune -o -path ./examples -prune -o -type f -print |
-	sed 's|^\./||' | grep -vx 'tools/guest/init.sh' | sort |
+	sed 's|^\./||' | grep -vx 'tests/harness/init.sh' | sort |
 	while read -r f; do head -n 1 "$f" | grep -q '^#!.*\b\(ba\)\{0,1\}sh\b' && echo "$f"; done)
 # called by the kernel/selftests Makefiles, meson.build files, python scripts and
 # debian/rules (dh)

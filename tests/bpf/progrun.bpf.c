@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0
-/* progrun: a program with a known number of runs (tools/workloads/progrun.c) */
+/* progrun: a program with a known number of runs (tests/workloads/progrun.c) */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
 

@@ -3,7 +3,7 @@
  * Churn many BPF_F_NO_PREALLOC hash maps from BPF so that the bpf_mem_alloc cache of
  * each map fills on the CPU it runs on: insert `nkeys` keys into every inner map of
  * `outer`, then delete them. Run on a chosen CPU with BPF_PROG_TEST_RUN
- * (BPF_F_TEST_RUN_ON_CPU) by tools/workloads/memshrink.c, which creates the maps.
+ * (BPF_F_TEST_RUN_ON_CPU) by tests/workloads/memshrink.c, which creates the maps.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>

@@ -83,8 +83,8 @@ k61) bz=$CACHE/kernel-6.1/vanilla/build-base/arch/x86/boot/bzImage ;;
 *) bz=$kernel ;;
 esac
 [ -f "$bz" ] && [ -r "$bz" ] || herr "no kernel image $bz (build it: ./run build $kernel)"
-for t in bpfmem workloads/guest-exit; do
-	[ -x "$BUILDDIR/tools/$t" ] || herr "$BUILDDIR/tools/$t not built"
+for t in tools/bpfmem tests/harness/guest-exit; do
+	[ -x "$BUILDDIR/$t" ] || herr "$BUILDDIR/$t not built"
 done
 
 work=$(mktemp -d /tmp/bpfmem-guest.XXXXXX)
@@ -98,8 +98,8 @@ cp "$here/splats.re" "$root/etc/bpfmem/splats.re"
 nonce=$(od -An -N12 -tx1 /dev/urandom | tr -d ' \n')
 [ ${#nonce} = 24 ] || herr "cannot read a nonce from /dev/urandom"
 echo "$nonce" >"$root/etc/bpfmem/nonce"
-# tools: the CLI, guest helpers and workloads
-for f in "$BUILDDIR"/tools/bpfmem "$BUILDDIR"/tools/workloads/*; do
+# tools: the CLI, guest-exit and the test workloads
+for f in "$BUILDDIR"/tools/bpfmem "$BUILDDIR"/tests/harness/guest-exit "$BUILDDIR"/tests/workloads/*; do
 	[ -f "$f" ] && [ -x "$f" ] && cp "$f" "$root/usr/bin/"
 done
 cp -r "$top"/tests/guest/. "$root/tests/" 2>/dev/null

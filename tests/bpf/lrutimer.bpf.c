@@ -3,7 +3,7 @@
  * lrutimer: a bpf_timer (program arm) or a bpf_wq (arm_wq: PREEMPT_RT has no
  * bpf_timer) armed in an element of a lazy LRU map (BPF_F_NO_PREALLOC |
  * BPF_F_NO_COMMON_LRU) after the element was evicted, while its node waits on the
- * LRU free list (tools/workloads/lrutimer.c). One run, on one CPU, whose share of
+ * LRU free list (tests/workloads/lrutimer.c). One run, on one CPU, whose share of
  * the map is 4 nodes (max_entries = 4 x possible CPUs); the per-CPU LRU evicts in
  * batches of 4 and reuses one node, the others stay on the free list:
  *   keys 0-3 take the 4 nodes; lookups of 0, 1 and 2 (the program keeps key 0's

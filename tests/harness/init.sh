@@ -26,7 +26,7 @@ ip link set lo up 2>/dev/null
 hostname bpfmem-guest
 echo "@@bpfmem: /init at $(cut -d' ' -f1 /proc/uptime)s uptime, kernel $(uname -r)"
 
-# this boot's nonce (tools/guest/harness.sh): read and deleted before the command runs,
+# this boot's nonce (tests/harness/harness.sh): read and deleted before the command runs,
 # kept in a variable the command does not inherit; only /init prints the verdict line
 nonce=$(cat /etc/bpfmem/nonce 2>/dev/null)
 rm -f /etc/bpfmem/nonce

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * rtnest: programs that run inside a non-preemptible run on PREEMPT_RT (series patch
- * 20), loaded by tools/workloads/rtnest.c.
+ * 20), loaded by tests/workloads/rtnest.c.
  *  - outer (fentry on pid_vnr, from getsid(0)) qualifies: it updates a hash map, so it runs with
  *    preemption disabled; inner (fentry on htab_map_update_elem) does not (an LPM
  *    trie update takes a spinlock_t and kmallocs): reached from outer's update it
  *    must be skipped, not run with preemption disabled; from a map update of the
  *    bpf() syscall it runs.
  *  - tgt (fmod_ret on bpf_modify_return_test) calls a global subprog, which an
- *    extension (bpf/rtnest_ext.bpf.c) can replace and then runs inside tgt's runs:
+ *    extension (tests/bpf/rtnest_ext.bpf.c) can replace and then runs inside tgt's runs:
  *    tgt must not run non-preemptible, or an extension that may sleep would.
  */
 #include "vmlinux.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * rtnest_ext: extensions (freplace) of tgt_sub, the global subprog of rtnest's tgt
- * (bpf/rtnest.bpf.c). ext_sleepy may sleep on PREEMPT_RT (an LPM trie update:
+ * (tests/bpf/rtnest.bpf.c). ext_sleepy may sleep on PREEMPT_RT (an LPM trie update:
  * spinlock_t and kmalloc): it may only run where tgt is preemptible; ext_ok may not.
  */
 #include "vmlinux.h"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * rtnp: which fentry programs the verifier lets run non-preemptible on PREEMPT_RT
- * (series patch 20, kernel.bpf_rt_nonpreempt; tools/workloads/rtnp.c loads them and
+ * (series patch 20, kernel.bpf_rt_nonpreempt; tests/workloads/rtnp.c loads them and
  * prints their fdinfo rt_nonpreempt). Each program's name says what it should get:
  * yes_* qualify (only helpers and maps that take raw spinlocks and allocate from
  * bpf_mem_alloc or not at all), no_* do not (something that may sleep on

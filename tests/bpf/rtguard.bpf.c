@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * rtguard: what the recursion guard of fentry programs must keep doing, and whether
- * it skips runs it should not (tools/workloads/rtguard.c):
+ * it skips runs it should not (tests/workloads/rtguard.c):
  *  - guard_getppid: fentry on x64_sys_call, getppid() of the workload's tasks. It writes its
  *    task into a per-CPU scratch slot, spins (bpf_loop) so that a preemption lands
  *    inside it, and checks the slot still holds its task: two runs of one program
