@@ -56,7 +56,7 @@
 #include <bpf/bpf_core_read.h>
 #include <bpf/bpf_endian.h>
 
-#include "flows.h"
+#include "abi/flows.h"
 #include "bits.bpf.h"
 
 #define AF_INET		2

@@ -16,7 +16,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
-#include "maps.h"
+#include "abi/maps.h"
 
 #ifndef bpf_ksym_exists	/* libbpf 1.2's bpf_helpers.h; Debian 12 has 1.1 */
 #define bpf_ksym_exists(sym) ({							\

@@ -14,7 +14,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 #include <bpf/bpf_core_read.h>
-#include "syscalls.h"
+#include "abi/syscalls.h"
 #include "bits.bpf.h"
 
 #define EEXIST 17

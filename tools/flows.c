@@ -58,7 +58,7 @@
 #include <bpf/libbpf.h>
 
 #include "bpfmem.h"
-#include "flows.h"
+#include "abi/flows.h"
 #include "mapread.h"
 #include "flows.skel.h"
 

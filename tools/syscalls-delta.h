@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * bpfmem syscalls: the interval's rows from the cumulative aggregate map (struct sc_val
- * in bpf/syscalls.h): what a read shows minus what the last read showed of that key.
+ * in bpf/abi/syscalls.h): what a read shows minus what the last read showed of that key.
  * Apart from tools/syscalls.c so the host unit tests can hold it to its rules.
  */
 #ifndef BPFMEM_SYSCALLS_DELTA_H
@@ -12,7 +12,7 @@
 #include <string.h>
 #include <linux/types.h>
 
-#include "syscalls.h"
+#include "abi/syscalls.h"
 
 /* One row of an interval. */
 struct sc_delta {

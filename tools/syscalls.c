@@ -10,7 +10,7 @@
  * intervals add up to every counted syscall (a program may increment through a pointer
  * from an earlier lookup at any time: emptying the map would lose those). With -P the
  * entries of processes that have exited are removed after their last interval. The
- * largest latency is kept per interval (bpf/syscalls.h). exit/exit_group never return: they are
+ * largest latency is kept per interval (bpf/abi/syscalls.h). exit/exit_group never return: they are
  * counted at entry (syscount does not count them at all). With -L the in-flight map
  * has one entry per traced live thread, reused by each of its syscalls (no allocation
  * per syscall) and deleted when the thread exits.
@@ -50,7 +50,7 @@
 #include <bpf/libbpf.h>
 
 #include "bpfmem.h"
-#include "syscalls.h"
+#include "abi/syscalls.h"
 #include "mapread.h"
 #include "syscalls-delta.h"
 #include "syscalls.skel.h"

@@ -16,7 +16,7 @@
 #include <bpf/libbpf.h>
 
 #include "mapscan.h"
-#include "../../bpf/maps.h"
+#include "abi/maps.h"
 #include "maps.skel.h"
 
 struct iter_rec_set {
