@@ -4,10 +4,11 @@
 #include <string.h>
 
 #include "bpfmem.h"
+#include "cmds.h"
 
-/* the project version of meson.build, passed by tools/meson.build */
+/* the project version of meson.build, passed by meson.build */
 #ifndef BPFMEM_PROJECT_VERSION
-#error "BPFMEM_PROJECT_VERSION is defined by meson (tools/meson.build)"
+#error "BPFMEM_PROJECT_VERSION is defined by meson (meson.build)"
 #endif
 
 static const struct {
@@ -15,25 +16,7 @@ static const struct {
 	int (*fn)(int argc, char **argv);
 	const char *help;
 } cmds[] = {
-	{ "probe", cmd_probe, "kernel features: BTF, fentry, PREEMPT_RT, the bpfmem series" },
-#ifdef BPFMEM_HAVE_SYSCALLS
-	{ "syscalls", cmd_syscalls, "count syscalls and their latency per syscall or process" },
-#endif
-#ifdef BPFMEM_HAVE_FLOWS
-	{ "flows", cmd_flows, "count TCP/UDP bytes and packets per flow" },
-#endif
-#ifdef BPFMEM_HAVE_MAPS
-	{ "maps", cmd_maps, "per-map memory, allocator caches and memcg charge" },
-#endif
-#ifdef BPFMEM_HAVE_SAVINGS
-	{ "savings", cmd_savings, "measure memory saved versus preallocation" },
-#endif
-#ifdef BPFMEM_HAVE_PROGS
-	{ "progs", cmd_progs, "run time, runs and misses of BPF programs, with their maps' memory" },
-#endif
-#ifdef BPFMEM_HAVE_EXPORTER
-	{ "exporter", cmd_exporter, "serve map, allocator and program metrics to Prometheus" },
-#endif
+	BPFMEM_CMDS	/* cmds.h, from bpfmem_cmds of tools/meson.build */
 };
 
 static void usage(FILE *f)

@@ -44,6 +44,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "cmds.h"
 #include "http.h"
 #include "mapscan.h"
 #include "prom.h"

@@ -57,6 +57,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "cmds.h"
 #include "bpfmem.h"
 #include "abi/flows.h"
 #include "mapread.h"

@@ -71,6 +71,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "cmds.h"
 #include "mapscan.h"
 #include "prom.h"
 

@@ -37,6 +37,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "cmds.h"
 #include "bpfmem.h"
 #include "mapscan.h"
 #include "progscan.h"

@@ -61,6 +61,7 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
+#include "cmds.h"
 #include "bpfmem.h"
 #include "savings.skel.h"
 

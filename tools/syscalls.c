@@ -49,6 +49,7 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
+#include "cmds.h"
 #include "bpfmem.h"
 #include "abi/syscalls.h"
 #include "mapread.h"

@@ -4,11 +4,11 @@
 
     tests/unit/check-man.py SRC_ROOT VERSION [BPFMEM]
 
-For every subcommand of tools/bpfmem.c, docs/man/bpfmem-CMD.8.rst documents exactly the
-long and short options that `bpfmem CMD -h` lists, and those are exactly the options
-its getopt table accepts (struct option opts[] and the getopt_long() string of
-tools/CMD.c). The help text comes from the built binary BPFMEM when given (the full
-build), else from the literal of usage() in tools/CMD.c (the unit-only build has no
+For every subcommand (bpfmem_cmds of tools/meson.build), docs/man/bpfmem-CMD.8.rst
+documents exactly the long and short options that `bpfmem CMD -h` lists, and those are
+exactly the options its getopt table accepts (struct option opts[] and the getopt_long()
+string of tools/CMD.c). The help text comes from the built binary BPFMEM when given (the
+full build), else from the literal of usage() in tools/CMD.c (the unit-only build has no
 binary: it needs no kernel). bpfmem(8) names every subcommand's page and documents
 -h/--help and -V/--version, and `bpfmem --version` / `-V` print the meson version.
 """
@@ -104,8 +104,11 @@ ACCEPTED_UNLISTED = {
 }
 
 main_src = read('tools/bpfmem.c')
-cmds = re.findall(r'\{ "([a-z]+)", cmd_[a-z]+,', main_src)
-ok(len(cmds) >= 7, 'subcommands of tools/bpfmem.c: %s' % ' '.join(cmds))
+# the subcommands: bpfmem_cmds of tools/meson.build, from which tools/bpfmem.c's table
+# (cmds.h) is generated
+m = re.search(r'^bpfmem_cmds = \{\n(.*?)^\}', read('tools/meson.build'), re.M | re.S)
+cmds = re.findall(r"^\s*'([a-z]+)' :", m.group(1), re.M) if m else []
+ok(len(cmds) >= 7, 'subcommands of tools/meson.build (bpfmem_cmds): %s' % ' '.join(cmds))
 man_meson = read('docs/man/meson.build')
 main_page = read('docs/man/bpfmem.8.rst')
 

@@ -175,14 +175,6 @@ int bpfmem_parse_ma_line(const char *line, struct bpfmem_ma_line *m);
 int bpfmem_parse_ma_listing(const char *text, struct bpfmem_ma_line **lines, int *n,
 			    struct bpfmem_ma_totals *t);
 
-int cmd_probe(int argc, char **argv);
-int cmd_syscalls(int argc, char **argv);
-int cmd_flows(int argc, char **argv);
-int cmd_maps(int argc, char **argv);
-int cmd_savings(int argc, char **argv);
-int cmd_exporter(int argc, char **argv);
-int cmd_progs(int argc, char **argv);
-
 /*
  * Runs of the loaded programs of @obj the kernel skipped (bpf_prog_info.recursion_misses):
  * a program already active on the CPU, e.g. a run preempted on PREEMPT_RT by another
