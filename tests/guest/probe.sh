@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # bpfmem probe in the guest: report + selftest in both hook modes.
-# usage: probe.sh FLAVOR (base|rt|debug|vanilla)
+# usage: probe.sh FLAVOR (base|rt|debug|vanilla|k61)
 . /tests/lib.sh
 flavor=${1:-base}
 
@@ -23,9 +23,9 @@ if [ "$flavor" = debug ]; then
 	dmesg | grep -q 'KernelAddressSanitizer initialized'; ok $? "KASAN is on"
 	[ -e /proc/lockdep ]; ok $? "lockdep is on (/proc/lockdep)"
 fi
-if [ "$flavor" = vanilla ]; then
+case "$flavor" in vanilla|k61)
 	grep -q '^bpfmem series: *no' /tmp/probe.txt; ok $? "vanilla kernel: series not detected"
-fi
+esac
 
 check "selftest, fentry (1000 calls x 10 keys, NO_PREALLOC map)" bpfmem probe --selftest --hook fentry
 check "selftest, kprobe (1000 calls x 10 keys, NO_PREALLOC map)" bpfmem probe --selftest --hook kprobe
