@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # The interval loops of bpfmem maps, progs and exporter wait in bpfmem_wait() or ppoll()
-# with SIGINT/SIGTERM blocked until the wait (tools/lib/common.c): a Ctrl-C that lands
+# with SIGINT/SIGTERM blocked until the wait (tools/lib/interval.c): a Ctrl-C that lands
 # between the exit check and the sleep ends it at once. A nanosleep()/sleep()/usleep()
 # there sleeps the whole interval (up to a day with -i 86400). TAP.
 # usage: check-waits.sh SOURCE_ROOT

@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * Shared helpers of the bpfmem CLI subcommands, the one header they include:
- * common.c (errors, signals, waits, clock, files, per-CPU sums, CPUs), probe.c
- * (feature probes, loader setup), parse.c (option, fdinfo, cgroup and debugfs
- * parsers), output.c (histograms, map memory) and json.h (the JSON writer).
+ * The bpfmem library (tools/lib), the one header the subcommands, the test workloads
+ * and the unit tests include for it; a section per file, each using only those above
+ * it (and json.h). mapread.h, mapscan.h, progscan.h, http.h and prom.h are the
+ * library's larger parts, included where they are used.
  */
 #ifndef BPFMEM_H
 #define BPFMEM_H
@@ -18,50 +18,29 @@
 #define BPFMEM_VERSION "0.1.0"
 #define BPFMEM_DEBUGFS_MA "/sys/kernel/debug/bpf/mem_alloc"
 
+/* ---- common.c: error lines, the clock, text ---- */
+
 /* Name of the subcommand running, used as the prefix of error lines. */
 extern const char *bpfmem_cmd;
-/* Set by SIGINT/SIGTERM: loops finish their interval, print and exit 0. */
-extern volatile sig_atomic_t bpfmem_exiting;
-
 /* One-line error to stderr, "bpfmem CMD: ...". */
 void bpfmem_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* CLOCK_MONOTONIC in seconds */
+double bpfmem_mono_s(void);
+/* Value of the hex digit @c (either case), -1 if it is none. */
+int bpfmem_hexval(char c);
 
+/* ---- interval.c: Ctrl-C and interruptible waits ---- */
+
+/* Set by SIGINT/SIGTERM: loops finish their interval, print and exit 0. */
+extern volatile sig_atomic_t bpfmem_exiting;
 void bpfmem_setup_signals(void);
 /* Sleeps @seconds (< 0: no limit) or until SIGINT/SIGTERM set bpfmem_exiting, with no
  * window where a signal is missed (it returns at once if one is already in).
  */
 void bpfmem_wait(double seconds);
-/* CLOCK_MONOTONIC in seconds */
-double bpfmem_mono_s(void);
 int bpfmem_wait_fd(int fd, double seconds);
-/* libbpf messages to stderr: warnings always, debug output only when @verbose. */
-void bpfmem_libbpf_logging(bool verbose);
-/* bpfmem_libbpf_logging() and the checks every loader needs: BTF present and
- * privilege. Prints the reason and returns < 0 on failure.
- */
-int bpfmem_loader_init(bool verbose);
 
-/*
- * The collectors (maps, progs, exporter): libbpf's lines only with @verbose (their
- * BPF part is optional, a failure gets one line of their own), and CAP_SYS_ADMIN, which
- * listing maps and programs by id takes (euid 0 neither needed nor enough). Prints the
- * reason and returns < 0 without it. @what: "maps" or "programs".
- */
-void bpfmem_libbpf_logging_quiet(bool verbose);
-int bpfmem_collector_init(bool verbose, const char *what);
-/* CAP_* @cap is in the effective set of this process */
-bool bpfmem_have_cap(int cap);
-
-bool bpfmem_have_btf(void);
-bool bpfmem_kernel_is_rt(void);
-/* The running kernel carries the bpfmem series (detected by BTF type). */
-bool bpfmem_series_present(void);
-/* fentry can attach to @func: loads and attaches a tiny tracing program. */
-bool bpfmem_fentry_can_attach(const char *func);
-/* @func is in available_filter_functions or kallsyms (kprobe-able). */
-bool bpfmem_kprobe_exists(const char *func);
-/* struct bpf_link_info reports a kprobe link's misses (Linux 6.7) */
-bool bpfmem_kernel_has_kprobe_missed(void);
+/* ---- opts.c: command-line values (an error line each, the caller exits 2) ---- */
 
 /* Strict number parsing: decimal ("010" is 10), whole string, range checked; no
  * leading space or '+'.
@@ -76,6 +55,20 @@ int bpfmem_no_operands(int argc, char **argv);
 /* Opens a cgroup v2 directory; returns its id (inode) or < 0 with an error line. */
 int bpfmem_cgroup_id(const char *path, unsigned long long *id);
 
+/* ---- kfile.c: kernel files and their parsers (no error lines) ---- */
+
+/* Whole small file into @buf (NUL-terminated); bytes read or -errno. */
+int bpfmem_read_file(const char *path, char *buf, size_t len);
+/* Whole file of any size (proc, sysfs, debugfs), NUL-terminated and malloc()ed
+ * (caller frees); @len (may be NULL) gets its length. NULL with errno on failure.
+ */
+char *bpfmem_read_whole(const char *path, size_t *len);
+/* A one-number file (memory.current, memory.peak): "N\n" exactly. */
+int bpfmem_parse_u64_line(const char *text, long long *val);
+/* memory.stat: value of @key; -ENOENT if absent, -EINVAL if any line is malformed. */
+int bpfmem_parse_memcg_stat(const char *text, const char *key, long long *val);
+/* /proc/PID/cgroup: the cgroup v2 ("0::") path; -ENOENT without one. */
+int bpfmem_parse_proc_cgroup(const char *text, char *path, size_t len);
 /* fdinfo of a BPF map (any fd of it, or by id). Lines that are missing are -1. */
 struct bpfmem_map_info {
 	unsigned int id;
@@ -96,66 +89,12 @@ int bpfmem_map_fdinfo_file(const char *path, struct bpfmem_map_info *info);
 int bpfmem_parse_map_fdinfo(const char *text, struct bpfmem_map_info *info);
 /* One number of /proc/self/fdinfo/@fd ("memlock", "lru_nodes", ...); -1 if absent. */
 long long bpfmem_fdinfo_value(int fd, const char *key);
-
 /* Allocator registry totals from debugfs (series only). */
 struct bpfmem_ma_totals {
 	long long allocators, cached_bytes, pending_bytes;
 };
 int bpfmem_ma_totals(struct bpfmem_ma_totals *t);
 int bpfmem_parse_ma_totals(const char *line, struct bpfmem_ma_totals *t);
-
-/* Value of the hex digit @c (either case), -1 if it is none. */
-int bpfmem_hexval(char c);
-
-/* Sum of a per-CPU u64 array/percpu map slot; -errno on failure. */
-long long bpfmem_percpu_sum(int map_fd, unsigned int key);
-/* A log2 histogram as libbpf-tools' print_log2_hist(): slot i counts values in
- * [2^i, 2^(i+1)) (slot 0: 0 and 1), rows up to the last non-empty slot.
- */
-void bpfmem_print_log2_hist(FILE *f, const unsigned long long *slots, int n,
-			    const char *unit);
-/* The same as a JSON array up to the last non-empty slot ("[]" if all are 0). */
-void bpfmem_json_log2_hist(struct jw *jw, const unsigned long long *slots, int n);
-
-/* "0-3,5\n" (sysfs cpu list) into @cpus (at most @max); count, or -EINVAL/-E2BIG. */
-int bpfmem_parse_cpu_list(const char *text, int *cpus, int max);
-/* Online CPU ids (malloc()ed into *@cpus); count or -errno. */
-int bpfmem_online_cpus(int **cpus);
-
-/*
- * The memory of a map of ours: memlock, elements and, with the series, cached/pending
- * bytes. _read() takes it from fdinfo now, to print later: as one text line, or as
- * a JSON object {"name","id","max_entries","prealloc","memlock","elements",
- * "cached_bytes","pending_bytes"} (the last three null without the series;
- * {"name","error"} if fdinfo is unreadable). print/json_map_mem read and print.
- */
-struct bpfmem_map_mem {
-	const char *name;
-	bool ok;			/* fdinfo read */
-	struct bpfmem_map_info mi;
-};
-void bpfmem_map_mem_read(struct bpfmem_map_mem *m, const char *name, int map_fd);
-void bpfmem_map_mem_print(FILE *f, const struct bpfmem_map_mem *m);
-void bpfmem_map_mem_json(struct jw *jw, const struct bpfmem_map_mem *m);
-void bpfmem_print_map_mem(FILE *f, const char *name, int map_fd);
-void bpfmem_json_map_mem(struct jw *jw, const char *name, int map_fd);
-
-/* Keys in a map (get_next_key walk), at most @max; -errno on failure. */
-long long bpfmem_count_keys(int map_fd, unsigned int key_size, long long max);
-
-/* Whole small file into @buf (NUL-terminated); bytes read or -errno. */
-int bpfmem_read_file(const char *path, char *buf, size_t len);
-/* Whole file of any size (proc, sysfs, debugfs), NUL-terminated and malloc()ed
- * (caller frees); @len (may be NULL) gets its length. NULL with errno on failure.
- */
-char *bpfmem_read_whole(const char *path, size_t *len);
-/* A one-number file (memory.current, memory.peak): "N\n" exactly. */
-int bpfmem_parse_u64_line(const char *text, long long *val);
-/* memory.stat: value of @key; -ENOENT if absent, -EINVAL if any line is malformed. */
-int bpfmem_parse_memcg_stat(const char *text, const char *key, long long *val);
-/* /proc/PID/cgroup: the cgroup v2 ("0::") path; -ENOENT without one. */
-int bpfmem_parse_proc_cgroup(const char *text, char *path, size_t len);
-
 /* One allocator line of the debugfs listing (kernel/ABI.md section 2). */
 struct bpfmem_ma_line {
 	char owner[64];
@@ -174,7 +113,49 @@ int bpfmem_parse_ma_line(const char *line, struct bpfmem_ma_line *m);
  */
 int bpfmem_parse_ma_listing(const char *text, struct bpfmem_ma_line **lines, int *n,
 			    struct bpfmem_ma_totals *t);
+/* "0-3,5\n" (sysfs cpu list) into @cpus (at most @max); count, or -EINVAL/-E2BIG. */
+int bpfmem_parse_cpu_list(const char *text, int *cpus, int max);
+/* Online CPU ids (malloc()ed into *@cpus); count or -errno. */
+int bpfmem_online_cpus(int **cpus);
 
+/* ---- probe.c: feature probes and loader setup ---- */
+
+/* libbpf messages to stderr: warnings always, debug output only when @verbose. */
+void bpfmem_libbpf_logging(bool verbose);
+/* bpfmem_libbpf_logging() and the checks every loader needs: BTF present and
+ * privilege. Prints the reason and returns < 0 on failure.
+ */
+int bpfmem_loader_init(bool verbose);
+bool bpfmem_have_btf(void);
+bool bpfmem_kernel_is_rt(void);
+/* The running kernel carries the bpfmem series (detected by BTF type). */
+bool bpfmem_series_present(void);
+/* fentry can attach to @func: loads and attaches a tiny tracing program. */
+bool bpfmem_fentry_can_attach(const char *func);
+/* @func is in available_filter_functions or kallsyms (kprobe-able). */
+bool bpfmem_kprobe_exists(const char *func);
+/* struct bpf_link_info reports a kprobe link's misses (Linux 6.7) */
+bool bpfmem_kernel_has_kprobe_missed(void);
+
+/* ---- caps.c: privilege and quiet libbpf logging of the collectors ---- */
+
+/*
+ * The collectors (maps, progs, exporter): libbpf's lines only with @verbose (their
+ * BPF part is optional, a failure gets one line of their own), and CAP_SYS_ADMIN, which
+ * listing maps and programs by id takes (euid 0 neither needed nor enough). Prints the
+ * reason and returns < 0 without it. @what: "maps" or "programs".
+ */
+void bpfmem_libbpf_logging_quiet(bool verbose);
+int bpfmem_collector_init(bool verbose, const char *what);
+/* CAP_* @cap is in the effective set of this process */
+bool bpfmem_have_cap(int cap);
+
+/* ---- bpfobj.c: BPF maps and programs by fd ---- */
+
+/* Sum of a per-CPU u64 array/percpu map slot; -errno on failure. */
+long long bpfmem_percpu_sum(int map_fd, unsigned int key);
+/* Keys in a map (get_next_key walk), at most @max; -errno on failure. */
+long long bpfmem_count_keys(int map_fd, unsigned int key_size, long long max);
 /*
  * Runs of the loaded programs of @obj the kernel skipped (bpf_prog_info.recursion_misses):
  * a program already active on the CPU, e.g. a run preempted on PREEMPT_RT by another
@@ -189,5 +170,32 @@ long long bpfmem_kprobe_link_missed(int link_fd);
 /* the sum over a skeleton's attached kprobe/kretprobe links */
 struct bpf_object_skeleton;
 long long bpfmem_skel_kprobe_missed(const struct bpf_object_skeleton *s);
+
+/* ---- output.c: histograms and map memory, as text and JSON ---- */
+
+/* A log2 histogram as libbpf-tools' print_log2_hist(): slot i counts values in
+ * [2^i, 2^(i+1)) (slot 0: 0 and 1), rows up to the last non-empty slot.
+ */
+void bpfmem_print_log2_hist(FILE *f, const unsigned long long *slots, int n,
+			    const char *unit);
+/* The same as a JSON array up to the last non-empty slot ("[]" if all are 0). */
+void bpfmem_json_log2_hist(struct jw *jw, const unsigned long long *slots, int n);
+/*
+ * The memory of a map of ours: memlock, elements and, with the series, cached/pending
+ * bytes. _read() takes it from fdinfo now, to print later: as one text line, or as
+ * a JSON object {"name","id","max_entries","prealloc","memlock","elements",
+ * "cached_bytes","pending_bytes"} (the last three null without the series;
+ * {"name","error"} if fdinfo is unreadable). print/json_map_mem read and print.
+ */
+struct bpfmem_map_mem {
+	const char *name;
+	bool ok;			/* fdinfo read */
+	struct bpfmem_map_info mi;
+};
+void bpfmem_map_mem_read(struct bpfmem_map_mem *m, const char *name, int map_fd);
+void bpfmem_map_mem_print(FILE *f, const struct bpfmem_map_mem *m);
+void bpfmem_map_mem_json(struct jw *jw, const struct bpfmem_map_mem *m);
+void bpfmem_print_map_mem(FILE *f, const char *name, int map_fd);
+void bpfmem_json_map_mem(struct jw *jw, const char *name, int map_fd);
 
 #endif

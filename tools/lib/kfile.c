@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Parsers of the bpfmem CLI: command-line numbers, PIDs, seconds and cgroups; map
- * fdinfo; memory cgroup files and /proc/PID/cgroup; sysfs CPU lists; the series'
- * debugfs allocator listing (kernel/ABI.md section 2). Strict: a line of unknown
- * format is an error, not a guess.
+ * Kernel files: whole reads of proc, sysfs, debugfs and cgroup files, and the parsers
+ * of what they hold: map fdinfo; memory cgroup files and /proc/PID/cgroup; sysfs CPU
+ * lists; the series' debugfs allocator listing (kernel/ABI.md section 2). Strict: a
+ * line of unknown format is an error, not a guess. No error lines: callers say what
+ * failed.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -11,88 +12,26 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/stat.h>
+#include <bpf/libbpf.h>
 
 #include "bpfmem.h"
 
-int bpfmem_parse_long(const char *s, long min, long max, long *out)
+int bpfmem_read_file(const char *path, char *buf, size_t len)
 {
-	const char *p = s;
-	char *end;
-	long v;
+	size_t got = 0;
+	ssize_t n = 0;
+	int fd = open(path, O_RDONLY);
 
-	if (!s)
-		return -EINVAL;
-	/* decimal only ("010" is 10, not octal 8): an optional '-' and digits */
-	if (*p == '-')
-		p++;
-	if (*p < '0' || *p > '9')
-		return -EINVAL;
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || *end || v < min || v > max)
-		return -EINVAL;
-	*out = v;
-	return 0;
-}
-
-int bpfmem_parse_pid(const char *s, pid_t *pid)
-{
-	char path[64];
-	long v;
-
-	if (bpfmem_parse_long(s, 1, INT_MAX, &v)) {
-		bpfmem_err("invalid PID '%s'", s);
-		return -EINVAL;
-	}
-	snprintf(path, sizeof(path), "/proc/%ld", v);
-	if (access(path, F_OK)) {
-		bpfmem_err("no such process: %ld", v);
-		return -ESRCH;
-	}
-	*pid = v;
-	return 0;
-}
-
-int bpfmem_no_operands(int argc, char **argv)
-{
-	if (optind >= argc)
-		return 0;
-	bpfmem_err("unexpected argument '%s'", argv[optind]);
-	return 2;
-}
-
-int bpfmem_parse_seconds(const char *s, double *out)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !(v > 0) || v > 86400) {
-		bpfmem_err("invalid number of seconds '%s'", s);
-		return -EINVAL;
-	}
-	*out = v;
-	return 0;
-}
-
-int bpfmem_cgroup_id(const char *path, unsigned long long *id)
-{
-	char ctl[PATH_MAX];
-	struct stat st;
-
-	if (stat(path, &st) || !S_ISDIR(st.st_mode)) {
-		bpfmem_err("no such cgroup directory: %s", path);
-		return -ENOENT;
-	}
-	snprintf(ctl, sizeof(ctl), "%s/cgroup.procs", path);
-	if (access(ctl, F_OK)) {
-		bpfmem_err("not a cgroup v2 directory: %s", path);
-		return -EINVAL;
-	}
-	*id = st.st_ino;
-	return 0;
+	if (fd < 0)
+		return -errno;
+	while (got < len - 1 && (n = read(fd, buf + got, len - 1 - got)) > 0)
+		got += n;
+	n = n < 0 ? -errno : 0;
+	close(fd);
+	if (n < 0)
+		return n;
+	buf[got] = '\0';
+	return got;
 }
 
 char *bpfmem_read_whole(const char *path, size_t *len)
@@ -271,18 +210,6 @@ int bpfmem_ma_totals(struct bpfmem_ma_totals *t)
 	return ret;
 }
 
-int bpfmem_hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
-
 int bpfmem_parse_cpu_list(const char *text, int *cpus, int max)
 {
 	const char *p = text;
@@ -322,8 +249,30 @@ int bpfmem_parse_cpu_list(const char *text, int *cpus, int max)
 	}
 }
 
+int bpfmem_online_cpus(int **cpus)
+{
+	int max = libbpf_num_possible_cpus(), n;
+	char buf[4096];
 
-/* ---- cgroup and /proc file parsers (bpfmem maps, bpfmem savings) ---- */
+	*cpus = NULL;
+	if (max <= 0)
+		return max ? max : -EINVAL;
+	n = bpfmem_read_file("/sys/devices/system/cpu/online", buf, sizeof(buf));
+	if (n < 0)
+		return n;
+	*cpus = calloc(max, sizeof(**cpus));
+	if (!*cpus)
+		return -ENOMEM;
+	n = bpfmem_parse_cpu_list(buf, *cpus, max);
+	if (n <= 0) {
+		free(*cpus);
+		*cpus = NULL;
+		return n ? n : -EINVAL;
+	}
+	return n;
+}
+
+/* ---- memory cgroup and /proc file parsers (bpfmem maps, bpfmem savings) ---- */
 
 int bpfmem_parse_u64_line(const char *text, long long *val)
 {

@@ -1,0 +1,95 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Command-line values of the bpfmem subcommands: numbers, PIDs, seconds, cgroup
+ * directories, operands. Strict, and each bad value gets one error line (bpfmem_err)
+ * where the caller returns 2.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include "bpfmem.h"
+
+int bpfmem_parse_long(const char *s, long min, long max, long *out)
+{
+	const char *p = s;
+	char *end;
+	long v;
+
+	if (!s)
+		return -EINVAL;
+	/* decimal only ("010" is 10, not octal 8): an optional '-' and digits */
+	if (*p == '-')
+		p++;
+	if (*p < '0' || *p > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || *end || v < min || v > max)
+		return -EINVAL;
+	*out = v;
+	return 0;
+}
+
+int bpfmem_parse_pid(const char *s, pid_t *pid)
+{
+	char path[64];
+	long v;
+
+	if (bpfmem_parse_long(s, 1, INT_MAX, &v)) {
+		bpfmem_err("invalid PID '%s'", s);
+		return -EINVAL;
+	}
+	snprintf(path, sizeof(path), "/proc/%ld", v);
+	if (access(path, F_OK)) {
+		bpfmem_err("no such process: %ld", v);
+		return -ESRCH;
+	}
+	*pid = v;
+	return 0;
+}
+
+int bpfmem_no_operands(int argc, char **argv)
+{
+	if (optind >= argc)
+		return 0;
+	bpfmem_err("unexpected argument '%s'", argv[optind]);
+	return 2;
+}
+
+int bpfmem_parse_seconds(const char *s, double *out)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !(v > 0) || v > 86400) {
+		bpfmem_err("invalid number of seconds '%s'", s);
+		return -EINVAL;
+	}
+	*out = v;
+	return 0;
+}
+
+int bpfmem_cgroup_id(const char *path, unsigned long long *id)
+{
+	char ctl[PATH_MAX];
+	struct stat st;
+
+	if (stat(path, &st) || !S_ISDIR(st.st_mode)) {
+		bpfmem_err("no such cgroup directory: %s", path);
+		return -ENOENT;
+	}
+	snprintf(ctl, sizeof(ctl), "%s/cgroup.procs", path);
+	if (access(ctl, F_OK)) {
+		bpfmem_err("not a cgroup v2 directory: %s", path);
+		return -EINVAL;
+	}
+	*id = st.st_ino;
+	return 0;
+}
