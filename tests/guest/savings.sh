@@ -3,9 +3,13 @@
 # grows with it and never beats the floor (elements x element size + buckets),
 # and at 1% occupancy a dynamic map costs <= 10% of the preallocated one for a
 # shape whose bucket array allows it. JSON parses. Bad input is refused.
-# usage: savings.sh FLAVOR (base|rt)
+# usage: savings.sh FLAVOR (base|rt|vanilla|k61)
 . /tests/lib.sh
 flavor=${1:-base}
+series=no
+bpfmem probe | grep -q '^bpfmem series: *yes' && series=yes
+ncpu=$(grep -c ^processor /proc/cpuinfo)
+echo "# kernel $flavor $(uname -r), bpfmem series: $series, $ncpu CPUs"
 
 # Tolerances: "flat" = every preallocated figure within 2% of the largest (the
 # memcg counts whole pages; element memory does not change with occupancy);
@@ -38,6 +42,7 @@ check_csv() {	# check_csv FILE LABEL
 		NR > 1 && $1 == "dynamic" { n++ }
 		END { exit !(n > 0 && !bad) }' "$f"
 	ok $? "$l: every dynamic figure >= the floor (elements x element + buckets)"
+	if [ $series = yes ]; then
 	# exact-size slab objects (series patches 13, 19): what a dynamic map costs over
 	# the floor is slab page rounding, and the allocator's
 	# per-CPU caches and grace-period lists, which fdinfo reports (cached + pending;
@@ -47,6 +52,23 @@ check_csv() {	# check_csv FILE LABEL
 			if ($5 > 1.1 * $10 + $8 + $9) { printf "# above 1.1 x floor + caches: %s\n", $0; bad = 1 } }
 		END { printf "# dynamic / floor: at most %.3f\n", worst; exit !(n > 0 && !bad) }' "$f"
 	ok $? "$l: every dynamic figure <= 1.1 x the floor + the allocator's cached and pending bytes"
+	else
+	# without the series an element is a kmalloc object of element + 8 B (the
+	# allocator's list node) rounded up to its size class, charged with memcg's 8 B
+	# pointer; the allocator's per-CPU free lists (not reported: no fdinfo lines) hold
+	# at most 96 objects of <= 256 B, or 96 x 256 B of larger ones, per CPU;
+	# 2% for slab page rounding
+	awk -F, -v ncpu=$ncpu '
+		function class(b,   c) { if (b <= 96 && b > 64) return 96; if (b <= 192 && b > 128) return 192
+			for (c = 8; c < b; c *= 2); return c }
+		NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "element_bytes") ce = i; if ($i == "bucket_bytes") cb = i } }
+		NR > 1 && $1 == "dynamic" && ($2 == "bpf" || $2 == "user") {
+			n++; r = $5 / $10; if (r > worst) worst = r
+			lim = 1.02 * ($4 * (class($ce + 8) + 8) + $cb) + ncpu * 96 * 256
+			if (!ce || !cb || $5 > lim) { printf "# above %d (size classes + free lists): %s\n", lim, $0; bad = 1 } }
+		END { printf "# dynamic / floor: at most %.3f\n", worst; exit !(n > 0 && !bad) }' "$f"
+	ok $? "$l: every dynamic figure <= its elements in kmalloc size classes + buckets + the allocator's per-CPU free lists (kernel without the series)"
+	fi
 }
 
 ratio() {	# ratio FILE FILL OCC: dynamic/prealloc memory in %
@@ -69,6 +91,9 @@ echo "# default shape: dynamic/prealloc = $r1% at 1%, $r100% at 100%"
 # header per element, as before patch 13, would add 80 KiB = 5% and fail this).
 if forced /tmp/sav.csv; then
 	skip "default shape: full dynamic map <= preallocated" "kernel forced the map dynamic"
+elif [ $series = no ]; then
+	skip "default shape: full dynamic map ($r100% of the preallocated one) <= 1.02 x preallocated" \
+		"kernel without the series: elements in kmalloc size classes (series patches 13, 19: exact-size caches)"
 else
 	lim=$(awk -F, 'NR > 1 && $2 == "bpf" && $3 == 100 { m[$1] = $5
 			if ($1 == "dynamic") c = $8 + $9 }
@@ -98,12 +123,12 @@ sed 's/^/# /' /tmp/err.txt
 awk -F= '
 	/^\[[0-9]+\]\./ { split($1, a, "]"); i = substr(a[1], 2) + 0; k = substr(a[2], 2); v = $2;
 		gsub(/"/, "", v); r[i, k] = v; if (i > n) n = i }
-	END { print "mode,fill,occupancy_pct,elements,memory_bytes,kernel_bytes,memlock_bytes,cached_bytes,pending_bytes,floor_bytes,forced_dynamic"
+	END { print "mode,fill,occupancy_pct,elements,memory_bytes,kernel_bytes,memlock_bytes,cached_bytes,pending_bytes,floor_bytes,forced_dynamic,element_bytes,bucket_bytes"
 		for (i = 1; i <= n; i++)
-			printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%d\n", r[i,"mode"], r[i,"fill"], r[i,"occupancy_pct"],
+			printf "%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%d,%s,%s\n", r[i,"mode"], r[i,"fill"], r[i,"occupancy_pct"],
 				r[i,"elements"], r[i,"memory_bytes"], r[i,"kernel_bytes"], r[i,"memlock_bytes"],
 				r[i,"cached_bytes"], r[i,"pending_bytes"], r[i,"floor_bytes"],
-				r[i,"forced_dynamic"] == "true" }' /tmp/sav2.flat >/tmp/sav2.csv
+				r[i,"forced_dynamic"] == "true", r[i,"element_bytes"], r[i,"bucket_bytes"] }' /tmp/sav2.flat >/tmp/sav2.csv
 sed 's/^/# /' /tmp/sav2.csv
 [ "$(grep -c '^dynamic,' /tmp/sav2.csv)" = 8 ]; ok $? "JSON has 8 dynamic measurements"
 check_csv /tmp/sav2.csv "key 40 value 256 x 16384"
