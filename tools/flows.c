@@ -77,7 +77,8 @@ static const char *drop_text[NDROPS] = {
 };
 
 static struct env {
-	double interval, duration, idle;
+	struct bpfmem_interval loop;	/* -i, -d */
+	double idle;
 	long top, max_entries, ringbuf;
 	pid_t pid;
 	const char *cgroup;
@@ -86,7 +87,7 @@ static struct env {
 	bool json, closed, verbose, hist;
 	const char *hook;
 } env = {
-	.interval = 1, .idle = 60, .top = 20, .max_entries = 10240, .ringbuf = 1 << 19,
+	.loop.interval = 1, .idle = 60, .top = 20, .max_entries = 10240, .ringbuf = 1 << 19,
 };
 
 struct flow {
@@ -707,11 +708,8 @@ static int parse_args(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "i:d:T:s:p:c:46jHvh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
-			if (bpfmem_parse_seconds(optarg, &env.interval))
-				return 2;
-			break;
 		case 'd':
-			if (bpfmem_parse_seconds(optarg, &env.duration))
+			if (bpfmem_interval_opt(&env.loop, c, optarg))
 				return 2;
 			break;
 		case 'I':
@@ -794,13 +792,22 @@ static int parse_args(int argc, char **argv)
 	return 0;
 }
 
+/* the closed-flow ring buffer is readable during the wait */
+static int consume_closed(void *rb)
+{
+	int err = ring_buffer__consume(rb);
+
+	if (err < 0)
+		bpfmem_err("cannot read the closed-flow ring buffer: %s", strerror(-err));
+	return err;
+}
+
 int cmd_flows(int argc, char **argv)
 {
 	unsigned long long cgid = 0;
 	struct ring_buffer *rb = NULL;
 	struct flows_bpf *skel;
 	struct bpf_program *prog;
-	__u64 start, next, end = 0;
 	int err;
 	long long dropped;
 	bool fentry;
@@ -876,44 +883,19 @@ int cmd_flows(int argc, char **argv)
 	}
 	fflush(stdout);
 
-	start = mono_ns();
-	if (env.duration)
-		end = start + env.duration * 1e9;
-	next = start + env.interval * 1e9;
-	while (!bpfmem_exiting) {
-		__u64 now = mono_ns();
-		__u64 until = end && end < next ? end : next;
-
-		if (now < until) {
-			/* ring_buffer__poll() as the sleep, in bpfmem_wait()'s signal
-			 * window (returns at once on Ctrl-C): the programs wake us up
-			 * when the ring is half full, closed records are taken then
-			 * and at every interval
-			 */
-			if (bpfmem_wait_fd(ring_buffer__epoll_fd(rb), (until - now) / 1e9)) {
-				err = ring_buffer__consume(rb);
-				if (err < 0) {
-					bpfmem_err("cannot read the closed-flow ring buffer: %s",
-						   strerror(-err));
-					goto out;
-				}
-			}
-			continue;
-		}
+	/* the wait also ends when the ring buffer is readable: the programs wake us up
+	 * when it is half full, closed records are taken then and at every report
+	 */
+	env.loop.fd = ring_buffer__epoll_fd(rb);
+	env.loop.on_ready = consume_closed;
+	env.loop.arg = rb;
+	while ((err = bpfmem_interval_next(&env.loop)) > 0)
 		if (report(skel, rb)) {
 			err = -1;
 			goto out;
 		}
-		if (end && now >= end)
-			break;
-		next += env.interval * 1e9;
-		if (next < now)
-			next = now + env.interval * 1e9;
-	}
-	if (bpfmem_exiting && report(skel, rb)) {
-		err = -1;
+	if (err)
 		goto out;
-	}
 	fflush(stdout);
 	dropped = summary(skel, fentry);
 	err = dropped < 0 ? -1 : dropped ? 3 : 0;

@@ -83,9 +83,8 @@ static struct {
 	long id;
 	bool json, prom, verbose;
 	enum sort_key sort;
-	double interval;
-	long count;
-} env = { .id = -1 };
+	struct bpfmem_interval loop;	/* -i, -n: the first sample at once */
+} env = { .id = -1, .loop.at_start = true };
 
 static void usage(FILE *f)
 {
@@ -199,7 +198,7 @@ static void print_text(const struct bpfmem_maps_sample *s)
 	int k;
 
 	sum(s, &t);
-	if (env.interval) {
+	if (env.loop.interval) {
 		time_t now = time(NULL);
 		char ts[32];
 
@@ -417,8 +416,6 @@ int cmd_maps(int argc, char **argv)
 	static const char *const sorts[] = { "id", "name", "type", "memlock", "elements",
 					     "cached", "pending", "max_entries" };
 	struct bpfmem_maps_sample s = {};
-	long done = 0;
-	size_t k;
 	int c, err, ret = 0;
 
 	while ((c = getopt_long(argc, argv, "p:s:jPi:n:vh", opts, NULL)) != -1) {
@@ -435,27 +432,18 @@ int cmd_maps(int argc, char **argv)
 			}
 			break;
 		case 's':
-			for (k = 0; k < sizeof(sorts) / sizeof(sorts[0]); k++)
-				if (!strcmp(optarg, sorts[k]))
-					break;
-			if (k == sizeof(sorts) / sizeof(sorts[0])) {
-				bpfmem_err("invalid sort key '%s' (id name type memlock elements cached pending max_entries)",
-					   optarg);
+			err = bpfmem_parse_choice(optarg, sorts, sizeof(sorts) / sizeof(sorts[0]),
+						  "sort key");
+			if (err < 0)
 				return 2;
-			}
-			env.sort = k;
+			env.sort = err;
 			break;
 		case 'j': env.json = true; break;
 		case 'P': env.prom = true; break;
 		case 'i':
-			if (bpfmem_parse_seconds(optarg, &env.interval))
-				return 2;
-			break;
 		case 'n':
-			if (bpfmem_parse_long(optarg, 1, LONG_MAX, &env.count)) {
-				bpfmem_err("invalid count '%s'", optarg);
+			if (bpfmem_interval_opt(&env.loop, c, optarg))
 				return 2;
-			}
 			break;
 		case 'v': env.verbose = true; break;
 		case 'h': usage(stdout); return 0;
@@ -468,7 +456,7 @@ int cmd_maps(int argc, char **argv)
 		bpfmem_err("-j and --prometheus are exclusive");
 		return 2;
 	}
-	if (env.count && !env.interval) {
+	if (env.loop.count && !env.loop.interval) {
 		bpfmem_err("-n needs -i");
 		return 2;
 	}
@@ -483,24 +471,15 @@ int cmd_maps(int argc, char **argv)
 		bpfmem_err("map iterator not loaded (%s%s): elements by key iteration, memcg from the owners",
 			   strerror(-err), env.verbose ? "" : "; -v shows libbpf's log");
 
-	for (;;) {
+	/* once, or every -i (-n times, or until Ctrl-C: a last sample, then exit 0) */
+	while (bpfmem_interval_next(&env.loop) > 0) {
+		/* text: a blank line between samples, none before the one of a Ctrl-C */
+		if (env.loop.n > 1 && !env.loop.stopped && !env.json && !env.prom)
+			printf("\n");
 		if (take_sample(&s) || print_sample(&s)) {
 			ret = 1;
 			break;
 		}
-		done++;
-		if (!env.interval || bpfmem_exiting || (env.count && done >= env.count))
-			break;
-		/* SIGINT/SIGTERM in the window before the sleep still end it at once */
-		bpfmem_wait(env.interval);
-		if (bpfmem_exiting) {
-			/* final interval, then exit 0 */
-			if (take_sample(&s) || print_sample(&s))
-				ret = 1;
-			break;
-		}
-		if (!env.json && !env.prom)
-			printf("\n");
 	}
 	bpfmem_maps_close();
 	bpfmem_maps_free(&s);

@@ -45,11 +45,11 @@
 enum sort_key { S_RUNTIME, S_RUNS, S_MISSES, S_ID };
 
 static struct {
-	double interval, duration;
-	long top, count, id;
+	struct bpfmem_interval loop;	/* -i, -d, -n */
+	long top, id;
 	enum sort_key sort;
 	bool json, verbose;
-} env = { .interval = 1, .top = 20, .id = -1 };
+} env = { .loop.interval = 1, .top = 20, .id = -1 };
 
 struct row {
 	const struct bpfmem_prog_row *p;
@@ -247,30 +247,16 @@ int cmd_progs(int argc, char **argv)
 							 .fdinfo_only = true };
 	struct bpfmem_progs_sample a = {}, b = {}, *cur = &a, *prev = &b, *tmp;
 	struct bpfmem_maps_sample maps = {};
-	double start, last, now, end = 0;
-	long done = 0;
+	double last;
 	int c, err, stats_fd, ret = 0;
-	size_t k;
 
 	while ((c = getopt_long(argc, argv, "i:d:n:T:s:jvh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
-			if (bpfmem_parse_seconds(optarg, &env.interval))
-				return 2;
-			if (env.interval <= 0) {
-				bpfmem_err("invalid interval '%s'", optarg);
-				return 2;
-			}
-			break;
 		case 'd':
-			if (bpfmem_parse_seconds(optarg, &env.duration))
-				return 2;
-			break;
 		case 'n':
-			if (bpfmem_parse_long(optarg, 1, LONG_MAX, &env.count)) {
-				bpfmem_err("invalid count '%s'", optarg);
+			if (bpfmem_interval_opt(&env.loop, c, optarg))
 				return 2;
-			}
 			break;
 		case 'T':
 			if (bpfmem_parse_long(optarg, 0, INT_MAX, &env.top)) {
@@ -279,14 +265,11 @@ int cmd_progs(int argc, char **argv)
 			}
 			break;
 		case 's':
-			for (k = 0; k < sizeof(sorts) / sizeof(sorts[0]); k++)
-				if (!strcmp(optarg, sorts[k]))
-					break;
-			if (k == sizeof(sorts) / sizeof(sorts[0])) {
-				bpfmem_err("invalid sort key '%s' (runtime runs misses id)", optarg);
+			err = bpfmem_parse_choice(optarg, sorts, sizeof(sorts) / sizeof(sorts[0]),
+						  "sort key");
+			if (err < 0)
 				return 2;
-			}
-			env.sort = k;
+			env.sort = err;
 			break;
 		case 'I':
 			if (bpfmem_parse_long(optarg, 1, UINT_MAX, &env.id)) {
@@ -302,7 +285,7 @@ int cmd_progs(int argc, char **argv)
 	}
 	if (bpfmem_no_operands(argc, argv))
 		return 2;
-	if (env.duration && env.count) {
+	if (env.loop.duration && env.loop.count) {
 		bpfmem_err("-d and -n are exclusive");
 		return 2;
 	}
@@ -329,24 +312,14 @@ int cmd_progs(int argc, char **argv)
 		ret = 1;
 		goto out;
 	}
-	start = last = bpfmem_mono_s();
-	if (env.duration)
-		end = start + env.duration;
+	last = bpfmem_mono_s();
 	if (!env.json)
 		printf("Tracing the cost of BPF programs... Ctrl-C to end.\n");
 	fflush(stdout);
-	while (!bpfmem_exiting) {
-		double until = last + env.interval;
+	/* every -i (-n times, until -d, or until Ctrl-C: the interval so far, exit 0) */
+	while (bpfmem_interval_next(&env.loop) > 0) {
+		double now = bpfmem_mono_s();
 
-		if (end && end < until)
-			until = end;
-		now = bpfmem_mono_s();
-		if (now < until) {
-			bpfmem_wait(until - now);
-			if (!bpfmem_exiting)
-				continue;
-		}
-		now = bpfmem_mono_s();
 		err = bpfmem_progs_sample(cur);
 		if (!err)
 			err = bpfmem_maps_sample(&maps, &all);
@@ -360,9 +333,6 @@ int cmd_progs(int argc, char **argv)
 		prev = cur;
 		cur = tmp;
 		last = now;
-		done++;
-		if ((env.count && done >= env.count) || (end && now >= end))
-			break;
 	}
 out:
 	if (stats_fd >= 0)

@@ -69,7 +69,7 @@ static struct env {
 	bool by_process, errors_only, latency, hist, ms, json, stats, verbose;
 	int errno_filter;
 	long top;
-	double interval, duration;
+	struct bpfmem_interval loop;	/* -i, -d */
 	long max_entries, max_inflight;
 	enum hook hook;
 } env = { .top = 10, .max_inflight = 8192 };
@@ -471,11 +471,8 @@ static int parse_args(int argc, char **argv, bool *list)
 			}
 			break;
 		case 'i':
-			if (bpfmem_parse_seconds(optarg, &env.interval))
-				return 2;
-			break;
 		case 'd':
-			if (bpfmem_parse_seconds(optarg, &env.duration))
+			if (bpfmem_interval_opt(&env.loop, c, optarg))
 				return 2;
 			break;
 		case 'l': *list = true; break;
@@ -652,10 +649,8 @@ int cmd_syscalls(int argc, char **argv)
 	struct row *rows = NULL;
 	size_t vsize, nrows;
 	long long prev_stat[SC_NSTATS] = {}, cur, prev_missed = 0;
-	double start, next, end, t;
-	bool list = false, last = false;
+	bool list = false;
 	int err, counts_fd, stats_fd, i, ret = 1;
-	long n = 0;
 
 	if (parse_args(argc, argv, &list))
 		return 2;
@@ -758,28 +753,14 @@ int cmd_syscalls(int argc, char **argv)
 		hook_names[env.hook], env.hook == HOOK_TP ? " on raw_syscalls" : " on " SC_FUNC,
 		env.latency ? ", with latency" : "");
 
-	start = bpfmem_mono_s();
-	end = env.duration ? start + env.duration : 0;
-	while (!last) {
+	/* every -i, at -d, at Ctrl-C (without -i/-d only then) */
+	while ((err = bpfmem_interval_next(&env.loop)) > 0) {
 		struct interval iv = {};
 
-		next = env.interval ? bpfmem_mono_s() + env.interval : 0;
-		if (end && (!next || next > end))
-			next = end;
-		for (;;) {
-			if (bpfmem_exiting)
-				break;
-			t = bpfmem_mono_s();
-			if (next && t >= next)
-				break;
-			/* until the interval ends, or (none) a signal; Ctrl-C ends it at once */
-			bpfmem_wait(next ? next - t : -1);
-		}
-		last = bpfmem_exiting || (end && bpfmem_mono_s() >= end - 1e-3);
-		iv.n = ++n;
-		iv.final = last;
-		iv.elapsed = bpfmem_mono_s() - start;
-		if (last || env.json)
+		iv.n = env.loop.n;
+		iv.final = env.loop.last;
+		iv.elapsed = bpfmem_mono_s() - env.loop.start;
+		if (iv.final || env.json)
 			snapshot_maps(skel, &iv);
 		if (env.stats) {
 			iv.have_stats = true;

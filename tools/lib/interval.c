@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Ctrl-C and time of the bpfmem subcommands: SIGINT/SIGTERM set bpfmem_exiting, waits
- * that such a signal ends at once (also one that lands just before the wait).
+ * that such a signal ends at once (also one that lands just before the wait), and the
+ * interval loop of the periodic subcommands built on them.
  */
 #define _GNU_SOURCE	/* ppoll */
 #include <poll.h>
@@ -63,4 +64,52 @@ int bpfmem_wait_fd(int fd, double seconds)
 	}
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	return ret;
+}
+
+/* the next report is due (Ctrl-C, the interval, -d): the wait is over */
+static bool due(const struct bpfmem_interval *iv, double now, double *until)
+{
+	*until = iv->next;
+	if (iv->end && (!*until || iv->end < *until))
+		*until = iv->end;
+	return bpfmem_exiting || (*until && now >= *until);
+}
+
+int bpfmem_interval_next(struct bpfmem_interval *iv)
+{
+	double now = bpfmem_mono_s(), until;
+	int err;
+
+	if (iv->last)
+		return 0;
+	if (!iv->n) {
+		iv->start = now;
+		iv->end = iv->duration > 0 ? now + iv->duration : 0;
+		iv->next = iv->interval > 0 ? now + iv->interval : 0;
+	}
+	if (!iv->n && iv->at_start)
+		until = now;
+	else
+		while (!due(iv, now, &until)) {
+			if (bpfmem_wait_fd(iv->on_ready ? iv->fd : -1, until ? until - now : -1) &&
+			    iv->on_ready) {
+				err = iv->on_ready(iv->arg);
+				if (err < 0)
+					return err;
+			}
+			now = bpfmem_mono_s();
+		}
+	iv->n++;
+	iv->now = now;
+	iv->stopped = bpfmem_exiting;
+	/* -d: a report within 1 ms of the end is the one at the end */
+	iv->last = iv->stopped || !iv->next || (iv->end && now >= iv->end - 1e-3) ||
+		   (iv->count && iv->n >= iv->count);
+	if (iv->next && now >= iv->next) {
+		/* on the grid of the start; one that fell a whole interval behind restarts */
+		iv->next += iv->interval;
+		if (iv->next <= now)
+			iv->next = now + iv->interval;
+	}
+	return 1;
 }

@@ -93,3 +93,35 @@ int bpfmem_cgroup_id(const char *path, unsigned long long *id)
 	*id = st.st_ino;
 	return 0;
 }
+
+int bpfmem_interval_opt(struct bpfmem_interval *iv, int c, const char *arg)
+{
+	switch (c) {
+	case 'i':
+		return bpfmem_parse_seconds(arg, &iv->interval);
+	case 'd':
+		return bpfmem_parse_seconds(arg, &iv->duration);
+	case 'n':
+		if (bpfmem_parse_long(arg, 1, LONG_MAX, &iv->count)) {
+			bpfmem_err("invalid count '%s'", arg);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	return -EINVAL;
+}
+
+int bpfmem_parse_choice(const char *s, const char *const *names, size_t n, const char *what)
+{
+	char list[512];
+	size_t i, len = 0;
+
+	for (i = 0; i < n; i++)
+		if (!strcmp(s, names[i]))
+			return i;
+	list[0] = '\0';
+	for (i = 0; i < n && len < sizeof(list); i++)
+		len += snprintf(list + len, sizeof(list) - len, "%s%s", i ? " " : "", names[i]);
+	bpfmem_err("invalid %s '%s' (%s)", what, s, list);
+	return -EINVAL;
+}
