@@ -47,14 +47,12 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
 #include <bpf/bpf.h>
@@ -66,7 +64,6 @@
 #include "savings.skel.h"
 
 #define SAVINGS_MAX_KV 1024	/* bpf/savings.bpf.c scratch size */
-#define CG_ROOT "/sys/fs/cgroup"
 #define MAX_OCC 16
 
 static struct {
@@ -132,75 +129,47 @@ static void usage(FILE *f)
 		SAVINGS_MAX_KV, SAVINGS_MAX_KV);
 }
 
-/* ---- cgroup plumbing ---- */
+/* ---- cgroups (tools/lib/cgroup.c), each failure with its error line ---- */
 
-static int write_str(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY), err = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, s, strlen(s)) < 0)
-		err = -errno;
-	close(fd);
-	return err;
-}
-
+/* @cg: a cgroup by name, "/" or "/bpfmem-savings-PID-N" */
 static int move_self(const char *cg)
 {
-	char path[PATH_MAX], pid[32];
+	char dir[PATH_MAX];
 	int err;
 
-	snprintf(path, sizeof(path), CG_ROOT "%s/cgroup.procs", strcmp(cg, "/") ? cg : "");
-	snprintf(pid, sizeof(pid), "%d\n", getpid());
-	err = write_str(path, pid);
+	bpfmem_cg_dir(dir, sizeof(dir), cg);
+	err = bpfmem_cg_join(dir);
 	if (err)
 		bpfmem_err("cannot move into cgroup %s: %s", cg, strerror(-err));
 	return err;
 }
 
-static int read_num_file(const char *path, long long *v)
+static int read_current(const char *dir, long long *v)
 {
-	char buf[64];
-
-	if (bpfmem_read_file(path, buf, sizeof(buf)) <= 0 || bpfmem_parse_u64_line(buf, v)) {
-		bpfmem_err("cannot read %s (or unknown format)", path);
+	if (bpfmem_cg_read(dir, "memory.current", NULL, v)) {
+		bpfmem_err("cannot read %s/memory.current (or unknown format)", dir);
 		return -EINVAL;
 	}
 	return 0;
 }
 
-static void sleep_s(double s)
-{
-	struct timespec ts = { (time_t)s, (long)((s - (time_t)s) * 1e9) };
-
-	while (nanosleep(&ts, &ts) && errno == EINTR)
-		;
-}
-
-/* memory.current of cgroup @cg (relative path) after draining per-CPU stocks */
+/* memory.current of cgroup @cg after draining per-CPU stocks */
 static int measure_cg(const char *cg, long long *current, long long *kernel)
 {
-	char path[PATH_MAX], buf[8192];
+	char dir[PATH_MAX];
 	int err;
 
-	snprintf(path, sizeof(path), CG_ROOT "%s/memory.high", cg);
-	err = write_str(path, "0");
-	if (!err)
-		err = write_str(path, "max");
+	bpfmem_cg_dir(dir, sizeof(dir), cg);
+	err = bpfmem_cg_drain(dir);
 	if (err) {
-		bpfmem_err("cannot write %s: %s", path, strerror(-err));
+		bpfmem_err("cannot write %s/memory.high: %s", dir, strerror(-err));
 		return err;
 	}
-	sleep_s(0.05);	/* drain work on the other CPUs */
-	snprintf(path, sizeof(path), CG_ROOT "%s/memory.current", cg);
-	if (read_num_file(path, current))
+	if (read_current(dir, current))
 		return -EINVAL;
 	*kernel = -1;
-	snprintf(path, sizeof(path), CG_ROOT "%s/memory.stat", cg);
-	if (bpfmem_read_file(path, buf, sizeof(buf)) > 0 &&
-	    bpfmem_parse_memcg_stat(buf, "kernel", kernel) == -EINVAL) {
-		bpfmem_err("unknown format of %s", path);
+	if (bpfmem_cg_read(dir, "memory.stat", "kernel", kernel) == -EINVAL) {
+		bpfmem_err("unknown format of %s/memory.stat", dir);
 		return -EINVAL;
 	}
 	return 0;
@@ -208,21 +177,21 @@ static int measure_cg(const char *cg, long long *current, long long *kernel)
 
 static int new_cgroup(char *cg, size_t len)
 {
-	char path[PATH_MAX];
+	char dir[PATH_MAX], path[PATH_MAX + 16];
 	long long cur;
 
 	snprintf(cg, len, "/bpfmem-savings-%d-%d", getpid(), cg_seq++);
-	snprintf(path, sizeof(path), CG_ROOT "%s", cg);
-	if (mkdir(path, 0755)) {
-		bpfmem_err("cannot create cgroup %s: %s", path, strerror(errno));
+	bpfmem_cg_dir(dir, sizeof(dir), cg);
+	if (mkdir(dir, 0755)) {
+		bpfmem_err("cannot create cgroup %s: %s", dir, strerror(errno));
 		return -errno;
 	}
-	snprintf(path, sizeof(path), CG_ROOT "%s/memory.current", cg);
+	snprintf(path, sizeof(path), "%s/memory.current", dir);
 	if (access(path, R_OK)) {
 		bpfmem_err("no memory controller in %s (cgroup v2 with +memory needed)", cg);
 		goto fail;
 	}
-	if (read_num_file(path, &cur))
+	if (read_current(dir, &cur))
 		goto fail;
 	if (cur) {
 		bpfmem_err("fresh cgroup %s starts at memory.current %lld, not 0", cg, cur);
@@ -230,23 +199,19 @@ static int new_cgroup(char *cg, size_t len)
 	}
 	return 0;
 fail:
-	snprintf(path, sizeof(path), CG_ROOT "%s", cg);	/* not left behind */
-	rmdir(path);
+	rmdir(dir);	/* not left behind */
 	return -EINVAL;
 }
 
 static void remove_cgroup(const char *cg)
 {
-	char path[PATH_MAX];
-	int i;
+	char dir[PATH_MAX];
+	int err;
 
-	snprintf(path, sizeof(path), CG_ROOT "%s", cg);
-	for (i = 0; i < 50; i++) {
-		if (!rmdir(path) || errno == ENOENT)
-			return;
-		sleep_s(0.02);
-	}
-	bpfmem_err("warning: cannot remove cgroup %s: %s", path, strerror(errno));
+	bpfmem_cg_dir(dir, sizeof(dir), cg);
+	err = bpfmem_cg_remove(dir);
+	if (err)
+		bpfmem_err("warning: cannot remove cgroup %s: %s", dir, strerror(-err));
 }
 
 /*
@@ -392,7 +357,7 @@ static long long bpf_ops(struct savings_bpf *skel, long long start, long long co
 			break;
 		if (n)
 			idle = 0;
-		sleep_s(0.001);
+		bpfmem_sleep(0.001);
 	}
 	return done;
 }
@@ -412,7 +377,7 @@ static long long user_fill(int fd, long long count, long long *fails)
 			if (errno != ENOMEM || ++idle > RETRY_LIMIT)
 				return i;
 			(*fails)++;
-			sleep_s(0.001);
+			bpfmem_sleep(0.001);
 			i--;
 			continue;
 		}
@@ -501,7 +466,7 @@ static int fill_case(bool prealloc, bool bpf, double occ)
 			   " (map full or allocation failure)");
 		goto out;
 	}
-	sleep_s(0.05);	/* let the allocator's refill irq_work run */
+	bpfmem_sleep(0.05);	/* let the allocator's refill irq_work run */
 	elems = count_elements(fd);
 	/* an LRU map may evict before it is full: a CPU takes its free nodes from
 	 * the global list in batches, and evicts when the last batch is short
@@ -681,7 +646,7 @@ static int churn_case(bool prealloc)
 		goto out;
 	results[n_results - 1].memory = peak;
 	results[n_results - 1].kernel = peak_kernel;
-	sleep_s(env.settle);
+	bpfmem_sleep(env.settle);
 	err = add_result(mode, "churn-settled", env.churn_occ, fd, cg, k, fails);
 out:
 	savings_bpf__destroy(skel);
@@ -906,10 +871,7 @@ static int parse_occ(const char *s)
 
 static int current_cgroup(void)
 {
-	char buf[4096];
-
-	if (bpfmem_read_file("/proc/self/cgroup", buf, sizeof(buf)) <= 0 ||
-	    bpfmem_parse_proc_cgroup(buf, orig_cg, sizeof(orig_cg))) {
+	if (bpfmem_cg_self(orig_cg, sizeof(orig_cg))) {
 		bpfmem_err("cannot find this process' cgroup v2 (/proc/self/cgroup)");
 		return -ENOENT;
 	}
@@ -1021,13 +983,13 @@ int cmd_savings(int argc, char **argv)
 	}
 	if (kernel_sizes() || current_cgroup())
 		return 1;
-	if (access(CG_ROOT "/cgroup.subtree_control", W_OK)) {
-		bpfmem_err("cgroup v2 not mounted at " CG_ROOT);
+	if (access(BPFMEM_CG_ROOT "/cgroup.subtree_control", W_OK)) {
+		bpfmem_err("cgroup v2 not mounted at " BPFMEM_CG_ROOT);
 		return 1;
 	}
-	err = write_str(CG_ROOT "/cgroup.subtree_control", "+memory");
+	err = bpfmem_write_file(BPFMEM_CG_ROOT "/cgroup.subtree_control", "+memory");
 	if (err) {
-		bpfmem_err("cannot enable the memory controller in " CG_ROOT ": %s",
+		bpfmem_err("cannot enable the memory controller in " BPFMEM_CG_ROOT ": %s",
 			   strerror(-err));
 		return 1;
 	}

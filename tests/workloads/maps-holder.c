@@ -17,7 +17,6 @@
  *   and with -f: ... forced_dynamic D force_kept K   (fdinfo, -1 without the series)
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,18 +78,14 @@ int main(int argc, char **argv)
 		}
 	}
 	if (cg) {
-		char path[4096], pid[32];
-		int fd;
+		int err;
 
 		mkdir(cg, 0755);
-		snprintf(path, sizeof(path), "%s/cgroup.procs", cg);
-		snprintf(pid, sizeof(pid), "%d\n", getpid());
-		fd = open(path, O_WRONLY);
-		if (fd < 0 || write(fd, pid, strlen(pid)) < 0) {
-			fprintf(stderr, "maps-holder: cannot join %s: %s\n", cg, strerror(errno));
+		err = bpfmem_cg_join(cg);
+		if (err) {
+			fprintf(stderr, "maps-holder: cannot join %s: %s\n", cg, strerror(-err));
 			return 1;
 		}
-		close(fd);
 	}
 	val = calloc(64, 512);	/* per-CPU values: up to 64 CPUs x 8 B; or one of 464 B */
 	if (!val)

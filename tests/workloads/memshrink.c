@@ -127,20 +127,6 @@ static int read_state(struct state *st)
 	return 0;
 }
 
-static int write_file(const char *path, const char *val)
-{
-	FILE *f = fopen(path, "w");
-	int err = 0;
-
-	if (!f)
-		return -errno;
-	if (fputs(val, f) < 0)
-		err = -errno;
-	if (fclose(f) && !err)
-		err = -errno;
-	return err;
-}
-
 static int prog_fd;
 
 /*
@@ -277,8 +263,10 @@ int main(int argc, char **argv)
 	fflush(stdout);	/* -w: the run that applies the pressure waits for this line */
 
 	if (!strcmp(pressure, "drop")) {
-		if (write_file("/proc/sys/vm/drop_caches", "2")) {
-			fprintf(stderr, "memshrink: drop_caches: %s\n", strerror(errno));
+		int err = bpfmem_write_file("/proc/sys/vm/drop_caches", "2");
+
+		if (err) {
+			fprintf(stderr, "memshrink: drop_caches: %s\n", strerror(-err));
 			return 1;
 		}
 	} else if (!strcmp(pressure, "reclaim")) {
@@ -287,7 +275,7 @@ int main(int argc, char **argv)
 
 		snprintf(path, sizeof(path), "%s/memory.reclaim", wl_cgdir);
 		/* -EAGAIN: it reclaimed less than asked, which is expected here */
-		err = write_file(path, "64M");
+		err = bpfmem_write_file(path, "64M");
 		if (err && err != -EAGAIN) {
 			fprintf(stderr, "memshrink: %s: %s\n", path, strerror(-err));
 			return 1;

@@ -56,18 +56,6 @@ struct shared {
 	volatile long calls;
 };
 
-static int write_file(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY), ret = 0;
-
-	if (fd < 0)
-		return -1;
-	if (write(fd, s, strlen(s)) != (ssize_t)strlen(s))
-		ret = -1;
-	close(fd);
-	return ret;
-}
-
 /* fault in the stack the fill may use, while still charged to the parent cgroup */
 static void __attribute__((noinline)) touch_stack(void)
 {
@@ -90,7 +78,7 @@ int main(int argc, char **argv)
 	const char *tname = "hash", *mode = "high";
 	struct reclaimfill_bpf *skel;
 	char cg[128], path[192], num[32];
-	int c, entries = 50000, fd, i;
+	int c, entries = 50000, fd, i, err;
 	enum bpf_map_type type;
 	struct shared *sh;
 	struct val *vals;
@@ -176,15 +164,14 @@ int main(int argc, char **argv)
 	if (mlockall(MCL_CURRENT | MCL_FUTURE))
 		perror("reclaimfill: mlockall");
 
-	snprintf(cg, sizeof(cg), "/sys/fs/cgroup/bpfmem-reclaimfill-%d", getpid());
+	snprintf(cg, sizeof(cg), BPFMEM_CG_ROOT "/bpfmem-reclaimfill-%d", getpid());
 	if (mkdir(cg, 0755) && errno != EEXIST) {
 		fprintf(stderr, "reclaimfill: mkdir %s: %s\n", cg, strerror(errno));
 		goto fail_child;
 	}
-	snprintf(path, sizeof(path), "%s/cgroup.procs", cg);
-	snprintf(num, sizeof(num), "%d", getpid());
-	if (write_file(path, num)) {
-		fprintf(stderr, "reclaimfill: cannot join %s: %s\n", cg, strerror(errno));
+	err = bpfmem_cg_join(cg);
+	if (err) {
+		fprintf(stderr, "reclaimfill: cannot join %s: %s\n", cg, strerror(-err));
 		goto fail_child;
 	}
 	snprintf(wl_cgdir, sizeof(wl_cgdir), "%s", cg);
@@ -262,14 +249,14 @@ int main(int argc, char **argv)
 	       wl_fdinfo(fd, "alloc_failures"), cur + slack_kb * 1024,
 	       wl_cg_read("memory.peak", NULL));
 	close(fd);
-	write_file("/sys/fs/cgroup/cgroup.procs", "0");
-	rmdir(cg);
+	bpfmem_cg_join(BPFMEM_CG_ROOT);
+	bpfmem_cg_remove(cg);
 	reclaimfill_bpf__destroy(skel);
 	return 0;
 
 fail_cg:
-	write_file("/sys/fs/cgroup/cgroup.procs", "0");
-	rmdir(cg);
+	bpfmem_cg_join(BPFMEM_CG_ROOT);
+	bpfmem_cg_remove(cg);
 fail_child:
 	sh->stop = 1;
 	waitpid(pid, NULL, 0);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Helpers shared by the workload programs, over the bpfmem tools' library
- * (tools/lib, linked into every workload): the same fdinfo, memory cgroup and key
- * counting code as the bpfmem CLI.
+ * (tools/lib, linked into every workload): the same fdinfo, memory cgroup (lib/cgroup.c)
+ * and key counting code as the bpfmem CLI.
  *   wl_fdinfo(fd, key)   a number of /proc/self/fdinfo/FD ("memlock", "elements", ...),
  *                        -1 if absent
  *   wl_count_keys(fd)    keys found by iterating a map with u32 keys
@@ -47,26 +47,19 @@ static char wl_cgdir[400];
 
 static inline int wl_find_cgroup(void)
 {
-	char buf[4096], path[256];
+	char cg[256];
 
-	if (bpfmem_read_file("/proc/self/cgroup", buf, sizeof(buf)) < 0 ||
-	    bpfmem_parse_proc_cgroup(buf, path, sizeof(path)))
+	if (bpfmem_cg_self(cg, sizeof(cg)))
 		return -1;
-	snprintf(wl_cgdir, sizeof(wl_cgdir), "/sys/fs/cgroup%s", path);
+	bpfmem_cg_dir(wl_cgdir, sizeof(wl_cgdir), cg);
 	return 0;
 }
 
 static inline long long wl_cg_read(const char *file, const char *key)
 {
-	char path[600], buf[16384];
 	long long v;
 
-	snprintf(path, sizeof(path), "%s/%s", wl_cgdir, file);
-	if (bpfmem_read_file(path, buf, sizeof(buf)) < 0)
-		return -1;
-	if (key ? bpfmem_parse_memcg_stat(buf, key, &v) : bpfmem_parse_u64_line(buf, &v))
-		return -1;
-	return v;
+	return bpfmem_cg_read(wl_cgdir, file, key, &v) ? -1 : v;
 }
 
 static inline long wl_count_keys(int fd)

@@ -26,6 +26,10 @@ extern const char *bpfmem_cmd;
 void bpfmem_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* CLOCK_MONOTONIC in seconds */
 double bpfmem_mono_s(void);
+/* Sleeps @s seconds through signals: a measurement's settling time (an interval
+ * between reports is bpfmem_wait()'s, which Ctrl-C ends).
+ */
+void bpfmem_sleep(double s);
 /* Value of the hex digit @c (either case), -1 if it is none. */
 int bpfmem_hexval(char c);
 
@@ -99,6 +103,8 @@ int bpfmem_parse_choice(const char *s, const char *const *names, size_t n, const
 
 /* Whole small file into @buf (NUL-terminated); bytes read or -errno. */
 int bpfmem_read_file(const char *path, char *buf, size_t len);
+/* @s written to the file @path in one write() (proc, sysfs, cgroup files); 0 or -errno. */
+int bpfmem_write_file(const char *path, const char *s);
 /* Whole file of any size (proc, sysfs, debugfs), NUL-terminated and malloc()ed
  * (caller frees); @len (may be NULL) gets its length. NULL with errno on failure.
  */
@@ -157,6 +163,27 @@ int bpfmem_parse_ma_listing(const char *text, struct bpfmem_ma_line **lines, int
 int bpfmem_parse_cpu_list(const char *text, int *cpus, int max);
 /* Online CPU ids (malloc()ed into *@cpus); count or -errno. */
 int bpfmem_online_cpus(int **cpus);
+
+/* ---- cgroup.c: cgroup v2 directories (no error lines) ---- */
+
+#define BPFMEM_CG_ROOT "/sys/fs/cgroup"
+/* This process' cgroup v2 from /proc/self/cgroup ("/" or "/a/b") into @cg; 0 or -errno. */
+int bpfmem_cg_self(char *cg, size_t len);
+/* The directory of cgroup @cg ("/": BPFMEM_CG_ROOT itself). */
+void bpfmem_cg_dir(char *dir, size_t len, const char *cg);
+/* This process into the cgroup of directory @dir; 0 or -errno. */
+int bpfmem_cg_join(const char *dir);
+/* A number of @dir/@file: the whole file with @key NULL (memory.current, memory.peak),
+ * else the value of line "@key N" (memory.stat, memory.events). 0, or -errno: -ENOENT
+ * no such file or key, -ENODATA empty, -EINVAL a line of unknown format.
+ */
+int bpfmem_cg_read(const char *dir, const char *file, const char *key, long long *val);
+/* Drains the per-CPU charge stocks of @dir's memcg into its memory.current (memory.high
+ * 0, then max), waiting 50 ms for the CPUs that do it from a work item; 0 or -errno.
+ */
+int bpfmem_cg_drain(const char *dir);
+/* rmdir @dir, retried for up to a second while it is busy; 0 (also if absent) or -errno. */
+int bpfmem_cg_remove(const char *dir);
 
 /* ---- probe.c: feature probes and loader setup ---- */
 

@@ -3,6 +3,7 @@
  * The base of the bpfmem library (tools/lib/meson.build lists its files): error lines,
  * the clock, text helpers. It uses no other file of the library.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <time.h>
 
@@ -27,6 +28,14 @@ double bpfmem_mono_s(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+void bpfmem_sleep(double s)
+{
+	struct timespec ts = { (time_t)s, (long)((s - (time_t)s) * 1e9) };
+
+	while (nanosleep(&ts, &ts) && errno == EINTR)
+		;
 }
 
 int bpfmem_hexval(char c)

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Kernel files: whole reads of proc, sysfs, debugfs and cgroup files, and the parsers
+ * Kernel files: whole reads of proc, sysfs, debugfs and cgroup files (and writes of a
+ * value), and the parsers
  * of what they hold: map fdinfo; memory cgroup files and /proc/PID/cgroup; sysfs CPU
  * lists; the series' debugfs allocator listing (kernel/ABI.md section 2). Strict: a
  * line of unknown format is an error, not a guess. No error lines: callers say what
@@ -32,6 +33,23 @@ int bpfmem_read_file(const char *path, char *buf, size_t len)
 		return n;
 	buf[got] = '\0';
 	return got;
+}
+
+int bpfmem_write_file(const char *path, const char *s)
+{
+	size_t len = strlen(s);
+	int fd = open(path, O_WRONLY | O_CLOEXEC), err = 0;
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = write(fd, s, len);
+	if (n < 0)
+		err = -errno;
+	else if ((size_t)n != len)
+		err = -EIO;
+	close(fd);
+	return err;
 }
 
 char *bpfmem_read_whole(const char *path, size_t *len)
