@@ -3,7 +3,8 @@
  * rtguard: what the recursion guard of fentry programs must keep doing, and whether
  * it skips runs it should not (tests/workloads/rtguard.c):
  *  - guard_getppid: fentry on x64_sys_call, getppid() of the workload's tasks. It writes its
- *    task into a per-CPU scratch slot, spins (bpf_loop) so that a preemption lands
+ *    task into a per-CPU scratch slot, spins (a bounded loop: series v15's patch 20
+ *    keeps programs with bpf_loop preemptible) so that a preemption lands
  *    inside it, and checks the slot still holds its task: two runs of one program
  *    interleaving on a CPU would corrupt it. Runs are counted; the kernel counts the
  *    skipped ones (recursion_misses).
@@ -74,14 +75,25 @@ struct {
 } tstore SEC(".maps");
 __u32 rec_tgid;
 
-static long spin_cb(__u64 i, void *ctx)
-{
-	return 0;
-}
+__u64 spin_sink;
 
 #define NR_GETPPID	110	/* x86_64 */
 
 #define RTGUARD_MARK	0x72746775	/* SO_MARK of the -U workload's sockets */
+
+/* spin_loops is a load-time constant: the verifier walks each of its iterations (at
+ * most 10000: 4 instructions each, within patch 20's 65536)
+ */
+static __always_inline void spin(__u32 n)
+{
+	__u64 acc = 0;
+	__u32 i;
+
+#pragma clang loop unroll(disable)
+	for (i = 0; i < n && i < 10000; i++)
+		acc += i ^ spin_sink;
+	spin_sink = acc;
+}
 
 /* a run: mark the slot, spin, check the mark, count */
 static __always_inline int guard_run(__u64 *count)
@@ -94,7 +106,7 @@ static __always_inline int guard_run(__u64 *count)
 	if (!s)
 		return 0;
 	s->owner = me;
-	bpf_loop(spin_loops, spin_cb, NULL, 0);
+	spin(spin_loops);
 	if (s->owner != me)
 		__sync_fetch_and_add(&corrupt, 1);
 	__sync_fetch_and_add(count, 1);

@@ -5,8 +5,8 @@
  *  - outer (fentry on pid_vnr, from getsid(0)) qualifies: it updates a hash map, so it runs with
  *    preemption disabled; inner (fentry on htab_map_update_elem) does not (an LPM
  *    trie update takes a spinlock_t and kmallocs): reached from outer's update it
- *    must be skipped, not run with preemption disabled; from a map update of the
- *    bpf() syscall it runs.
+ *    must be skipped, not run with preemption disabled; from outer_pre's update (the
+ *    same, but preemptible: it calls bpf_loop) it runs.
  *  - tgt (fmod_ret on bpf_modify_return_test) calls a global subprog, which an
  *    extension (tests/bpf/rtnest_ext.bpf.c) can replace and then runs inside tgt's runs:
  *    tgt must not run non-preemptible, or an extension that may sleep would.
@@ -36,7 +36,7 @@ struct {
 	__type(value, __u64);
 } lpm SEC(".maps");
 
-__u64 outer_runs, inner_runs, tgt_runs;
+__u64 outer_runs, outer_pre_runs, inner_runs, tgt_runs;
 __u32 target_tgid;
 
 SEC("fentry/pid_vnr")
@@ -48,6 +48,26 @@ int BPF_PROG(outer, struct pid *pid)
 	if (bpf_get_current_pid_tgid() >> 32 != target_tgid)
 		return 0;
 	__sync_fetch_and_add(&outer_runs, 1);
+	bpf_map_update_elem(&hash, &k, &v, BPF_ANY);
+	return 0;
+}
+
+static long loop_cb(__u64 i, void *ctx)
+{
+	return 0;
+}
+
+/* the same update from a run that stays preemptible (bpf_loop disqualifies it) */
+SEC("fentry/pid_vnr")
+int BPF_PROG(outer_pre, struct pid *pid)
+{
+	__u32 k = 3;
+	__u64 v = 3;
+
+	if (bpf_get_current_pid_tgid() >> 32 != target_tgid)
+		return 0;
+	__sync_fetch_and_add(&outer_pre_runs, 1);
+	bpf_loop(1, loop_cb, NULL, 0);
 	bpf_map_update_elem(&hash, &k, &v, BPF_ANY);
 	return 0;
 }

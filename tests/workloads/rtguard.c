@@ -2,13 +2,13 @@
 /*
  * rtguard: the recursion guard of fentry programs (bpf/rtguard.bpf.c), on any kernel.
  *
- *   rtguard [-n CALLS] [-w WORKERS] [-r DELETES] [-s SPIN] [-H] [-K | -U | -M]
+ *   rtguard [-n CALLS] [-w WORKERS] [-r DELETES] [-s SPIN] [-H] [-K | -T | -U | -M]
  *
  * Recursion: DELETES (default 1000) deletes on a hash map, each running a program
  * that deletes from a hash map itself: its inner run must be skipped, every time.
  * Guard: WORKERS (default 3) processes pinned to CPU 0 make CALLS (default 20000)
  * getppid() each, with -H a CPU-bound process on CPU 0 as well; an fentry program
- * on getppid spins SPIN bpf_loop iterations (default 200) with its task in a per-CPU
+ * on getppid spins SPIN loop iterations (default 200, at most 10000) with its task in a per-CPU
  * scratch slot. Prints:
  *   "rtguard recursion deletes N runs N missed N"
  *   "rtguard guard workers N calls N expected N runs N missed N corrupt N secs S
@@ -139,7 +139,7 @@ int main(int argc, char **argv)
 			return c == 'h' ? 0 : 2;
 		}
 	}
-	if (calls < 1 || workers < 1 || workers > 64 || deletes < 0 || spin < 0 || spin > 1000000 ||
+	if (calls < 1 || workers < 1 || workers > 64 || deletes < 0 || spin < 0 || spin > 10000 ||
 	    kprobe + udp + mixed > 1) {
 		fprintf(stderr, "rtguard: bad arguments\n");
 		return 2;

@@ -3,11 +3,13 @@
  * rtnest: runs inside non-preemptible runs on PREEMPT_RT (series patch 20;
  * bpf/rtnest.bpf.c, bpf/rtnest_ext.bpf.c).
  *
- *   rtnest nested N M   attaches outer (fentry on pid_vnr, updates a hash map) and
- *                       inner (fentry on htab_map_update_elem, updates an LPM trie),
- *                       makes N getsid(0) calls and M hash map updates from here
- *                       (bpf() syscall); prints
- *     "rtnest nested outer_np O inner_np I outer_runs A inner_runs B inner_misses C"
+ *   rtnest nested N     attaches outer and outer_pre (fentry on pid_vnr, each updates
+ *                       a hash map; outer qualifies for non-preemptible runs on
+ *                       PREEMPT_RT, outer_pre does not) and inner (fentry on
+ *                       htab_map_update_elem, updates an LPM trie), makes N getsid(0)
+ *                       calls; prints "rtnest nested outer_np O outer_pre_np P
+ *                       inner_np I outer_runs A outer_pre_runs B inner_runs C
+ *                       inner_misses D"
  *   rtnest freplace     attaches tgt (fmod_ret on bpf_modify_return_test), then loads
  *                       and attaches the extensions of its global subprog, ext_sleepy
  *                       (may sleep on PREEMPT_RT) and ext_ok, and runs tgt once with
@@ -28,30 +30,26 @@
 #include "rtnest_ext.skel.h"
 #include "wl-util.h"
 
-static int nested(struct rtnest_bpf *skel, long n, long m)
+static int nested(struct rtnest_bpf *skel, long n)
 {
-	__u32 k = 2;
-	__u64 v = 2;
 	long i;
 
 	skel->links.outer = bpf_program__attach(skel->progs.outer);
+	skel->links.outer_pre = bpf_program__attach(skel->progs.outer_pre);
 	skel->links.inner = bpf_program__attach(skel->progs.inner);
-	if (!skel->links.outer || !skel->links.inner) {
+	if (!skel->links.outer || !skel->links.outer_pre || !skel->links.inner) {
 		fprintf(stderr, "rtnest: attach: %s\n", strerror(errno));
 		return 1;
 	}
 	for (i = 0; i < n; i++)
 		syscall(SYS_getsid, 0);
-	for (i = 0; i < m; i++)
-		if (bpf_map_update_elem(bpf_map__fd(skel->maps.hash), &k, &v, BPF_ANY)) {
-			fprintf(stderr, "rtnest: update: %s\n", strerror(errno));
-			return 1;
-		}
-	printf("rtnest nested outer_np %lld inner_np %lld outer_runs %llu inner_runs %llu "
-	       "inner_misses %lld\n",
+	printf("rtnest nested outer_np %lld outer_pre_np %lld inner_np %lld outer_runs %llu "
+	       "outer_pre_runs %llu inner_runs %llu inner_misses %lld\n",
 	       wl_fdinfo(bpf_program__fd(skel->progs.outer), "rt_nonpreempt"),
+	       wl_fdinfo(bpf_program__fd(skel->progs.outer_pre), "rt_nonpreempt"),
 	       wl_fdinfo(bpf_program__fd(skel->progs.inner), "rt_nonpreempt"),
 	       (unsigned long long)skel->bss->outer_runs,
+	       (unsigned long long)skel->bss->outer_pre_runs,
 	       (unsigned long long)skel->bss->inner_runs,
 	       wl_prog_misses(bpf_program__fd(skel->progs.inner)));
 	return 0;
@@ -113,9 +111,9 @@ int main(int argc, char **argv)
 	struct rtnest_bpf *skel;
 	int ret;
 
-	if (argc < 2 || ((strcmp(argv[1], "nested") || argc != 4) &&
+	if (argc < 2 || ((strcmp(argv[1], "nested") || argc != 3) &&
 			  (strcmp(argv[1], "freplace") || argc != 2))) {
-		fprintf(stderr, "usage: rtnest nested N M | rtnest freplace\n");
+		fprintf(stderr, "usage: rtnest nested N | rtnest freplace\n");
 		return 2;
 	}
 	skel = rtnest_bpf__open();
@@ -130,7 +128,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	if (!strcmp(argv[1], "nested"))
-		ret = nested(skel, atol(argv[2]), atol(argv[3]));
+		ret = nested(skel, atol(argv[2]));
 	else
 		ret = freplace(skel);
 	rtnest_bpf__destroy(skel);
