@@ -493,7 +493,7 @@ int cmd_exporter(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{},
 	};
-	int c, lfd, err;
+	int c, lfd;
 
 	while ((c = getopt_long(argc, argv, "l:i:vh", opts, NULL)) != -1) {
 		switch (c) {
@@ -523,12 +523,7 @@ int cmd_exporter(int argc, char **argv)
 	if (lfd < 0)
 		return 1;
 	st.maps.series = bpfmem_series_present();
-	err = bpfmem_maps_open();
-	if (err == -ENOENT && !bpfmem_have_btf())
-		bpfmem_err("note: no kernel BTF (/sys/kernel/btf/vmlinux): no map iterator; elements by key iteration, memcg from the owners");
-	else if (err)
-		bpfmem_err("map iterator not loaded (%s%s): elements by key iteration, memcg from the owners",
-			   strerror(-err), env.verbose ? "" : "; -v shows libbpf's log");
+	bpfmem_maps_open(env.verbose);	/* or a note, and the collection does without */
 	st.stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
 	if (st.stats_fd < 0)
 		bpfmem_err("BPF_ENABLE_STATS refused (%s): program run time and counts stay 0",

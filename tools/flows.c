@@ -80,8 +80,7 @@ static struct env {
 	struct bpfmem_interval loop;	/* -i, -d */
 	double idle;
 	long top, max_entries, ringbuf;
-	pid_t pid;
-	const char *cgroup;
+	struct bpfmem_filter filter;	/* -p, -c */
 	int family, proto;
 	enum { SORT_ALL, SORT_TX, SORT_RX } sort;
 	bool json, closed, verbose, hist;
@@ -265,7 +264,7 @@ static bool active(const struct flow *f)
 
 static bool wanted(const struct flow *f)
 {
-	return !env.pid || (pid_t)f->v.pid == env.pid;
+	return !env.filter.pid || (pid_t)f->v.pid == env.filter.pid;
 }
 
 static void fmt_addr(char *buf, size_t len, const struct flow_key *k, bool local)
@@ -735,11 +734,9 @@ static int parse_args(int argc, char **argv)
 			}
 			break;
 		case 'p':
-			if (bpfmem_parse_pid(optarg, &env.pid))
-				return 2;
-			break;
 		case 'c':
-			env.cgroup = optarg;
+			if (bpfmem_filter_opt(&env.filter, c, optarg))
+				return 2;
 			break;
 		case '4':
 		case '6':
@@ -815,7 +812,7 @@ int cmd_flows(int argc, char **argv)
 	err = parse_args(argc, argv);
 	if (err)
 		return err < 0 ? 0 : err;
-	if (env.cgroup && bpfmem_cgroup_id(env.cgroup, &cgid))
+	if (env.filter.cgroup && bpfmem_cgroup_id(env.filter.cgroup, &cgid))
 		return 2;
 	if (bpfmem_loader_init(env.verbose))
 		return 1;

@@ -82,7 +82,7 @@ static struct {
 	const char *name;
 	long id;
 	bool json, prom, verbose;
-	enum sort_key sort;
+	int sort;	/* enum sort_key */
 	struct bpfmem_interval loop;	/* -i, -n: the first sample at once */
 } env = { .id = -1, .loop.at_start = true };
 
@@ -416,7 +416,7 @@ int cmd_maps(int argc, char **argv)
 	static const char *const sorts[] = { "id", "name", "type", "memlock", "elements",
 					     "cached", "pending", "max_entries" };
 	struct bpfmem_maps_sample s = {};
-	int c, err, ret = 0;
+	int c, ret = 0;
 
 	while ((c = getopt_long(argc, argv, "p:s:jPi:n:vh", opts, NULL)) != -1) {
 		switch (c) {
@@ -432,11 +432,9 @@ int cmd_maps(int argc, char **argv)
 			}
 			break;
 		case 's':
-			err = bpfmem_parse_choice(optarg, sorts, sizeof(sorts) / sizeof(sorts[0]),
-						  "sort key");
-			if (err < 0)
+			if (bpfmem_parse_choice(optarg, sorts, sizeof(sorts) / sizeof(sorts[0]),
+						"sort key", &env.sort))
 				return 2;
-			env.sort = err;
 			break;
 		case 'j': env.json = true; break;
 		case 'P': env.prom = true; break;
@@ -464,12 +462,7 @@ int cmd_maps(int argc, char **argv)
 	if (bpfmem_collector_init(env.verbose, "maps"))
 		return 1;
 	s.series = bpfmem_series_present();
-	err = bpfmem_maps_open();
-	if (err == -ENOENT && !bpfmem_have_btf())
-		bpfmem_err("note: no kernel BTF (/sys/kernel/btf/vmlinux): no map iterator; elements by key iteration, memcg from the owners");
-	else if (err)
-		bpfmem_err("map iterator not loaded (%s%s): elements by key iteration, memcg from the owners",
-			   strerror(-err), env.verbose ? "" : "; -v shows libbpf's log");
+	bpfmem_maps_open(env.verbose);	/* or a note, and the collection does without */
 
 	/* once, or every -i (-n times, or until Ctrl-C: a last sample, then exit 0) */
 	while (bpfmem_interval_next(&env.loop) > 0) {

@@ -47,7 +47,7 @@ enum sort_key { S_RUNTIME, S_RUNS, S_MISSES, S_ID };
 static struct {
 	struct bpfmem_interval loop;	/* -i, -d, -n */
 	long top, id;
-	enum sort_key sort;
+	int sort;	/* enum sort_key */
 	bool json, verbose;
 } env = { .loop.interval = 1, .top = 20, .id = -1 };
 
@@ -265,11 +265,9 @@ int cmd_progs(int argc, char **argv)
 			}
 			break;
 		case 's':
-			err = bpfmem_parse_choice(optarg, sorts, sizeof(sorts) / sizeof(sorts[0]),
-						  "sort key");
-			if (err < 0)
+			if (bpfmem_parse_choice(optarg, sorts, sizeof(sorts) / sizeof(sorts[0]),
+						"sort key", &env.sort))
 				return 2;
-			env.sort = err;
 			break;
 		case 'I':
 			if (bpfmem_parse_long(optarg, 1, UINT_MAX, &env.id)) {

@@ -64,8 +64,7 @@ enum hook { HOOK_AUTO, HOOK_FENTRY, HOOK_KPROBE, HOOK_TP };
 static const char *const hook_names[] = { "auto", "fentry", "kprobe", "tracepoint" };
 
 static struct env {
-	pid_t pid;
-	const char *cgroup;
+	struct bpfmem_filter filter;	/* -p, -c */
 	bool by_process, errors_only, latency, hist, ms, json, stats, verbose;
 	int errno_filter;
 	long top;
@@ -306,11 +305,11 @@ static void print_json(struct row *rows, size_t nrows, const struct interval *iv
 	jw_name(&jw, "filter");
 	jw_start_object(&jw);
 	jw_name(&jw, "pid");
-	if (env.pid)
-		jw_int(&jw, env.pid);
+	if (env.filter.pid)
+		jw_int(&jw, env.filter.pid);
 	else
 		jw_null(&jw);
-	jw_string_or_null_field(&jw, "cgroup", env.cgroup);
+	jw_string_or_null_field(&jw, "cgroup", env.filter.cgroup);
 	jw_name(&jw, "errno");
 	if (env.errno_filter) {
 		const char *en = errno_name(env.errno_filter);
@@ -446,11 +445,9 @@ static int parse_args(int argc, char **argv, bool *list)
 	while ((c = getopt_long(argc, argv, "p:c:Pxe:LHmT:i:d:ljvh", opts, NULL)) != -1) {
 		switch (c) {
 		case 'p':
-			if (bpfmem_parse_pid(optarg, &env.pid))
-				return 2;
-			break;
 		case 'c':
-			env.cgroup = optarg;
+			if (bpfmem_filter_opt(&env.filter, c, optarg))
+				return 2;
 			break;
 		case 'P': env.by_process = true; break;
 		case 'x': env.errors_only = true; break;
@@ -509,7 +506,7 @@ static int parse_args(int argc, char **argv, bool *list)
 	}
 	if (bpfmem_no_operands(argc, argv))
 		return 2;
-	if (env.pid && env.cgroup) {
+	if (env.filter.pid && env.filter.cgroup) {
 		bpfmem_err("-p and -c are exclusive");
 		return 2;
 	}
@@ -517,7 +514,7 @@ static int parse_args(int argc, char **argv, bool *list)
 		bpfmem_err("-x and -e are exclusive");
 		return 2;
 	}
-	if (env.cgroup && bpfmem_cgroup_id(env.cgroup, &cgid))
+	if (env.filter.cgroup && bpfmem_cgroup_id(env.filter.cgroup, &cgid))
 		return 2;
 	if (!env.max_entries)	/* per syscall: one entry per syscall number at most */
 		env.max_entries = env.by_process ? 4096 : (SYSCALL_NR_MAX + 63) / 64 * 64;
@@ -669,8 +666,8 @@ int cmd_syscalls(int argc, char **argv)
 		return 1;
 	}
 	skel->rodata->self_tgid = getpid();
-	skel->rodata->filter_tgid = env.pid;
-	skel->rodata->filter_cg = env.cgroup != NULL;
+	skel->rodata->filter_tgid = env.filter.pid;
+	skel->rodata->filter_cg = env.filter.cgroup != NULL;
 	skel->rodata->by_process = env.by_process;
 	skel->rodata->measure_latency = env.latency;
 	skel->rodata->want_hist = env.hist;
@@ -710,8 +707,8 @@ int cmd_syscalls(int argc, char **argv)
 			   strerror(-err), env.verbose ? "" : " (-v for details)");
 		goto out;
 	}
-	if (env.cgroup) {	/* before attaching: no event of another cgroup is counted */
-		int cg_fd = open(env.cgroup, O_RDONLY | O_DIRECTORY), zero = 0;
+	if (env.filter.cgroup) {	/* before attaching: no event of another cgroup is counted */
+		int cg_fd = open(env.filter.cgroup, O_RDONLY | O_DIRECTORY), zero = 0;
 
 		err = cg_fd < 0 ? -errno : 0;
 		if (!err && bpf_map_update_elem(bpf_map__fd(skel->maps.cgroup_map), &zero, &cg_fd,
@@ -720,7 +717,7 @@ int cmd_syscalls(int argc, char **argv)
 		if (cg_fd >= 0)
 			close(cg_fd);
 		if (err) {
-			bpfmem_err("cannot use cgroup %s: %s", env.cgroup, strerror(-err));
+			bpfmem_err("cannot use cgroup %s: %s", env.filter.cgroup, strerror(-err));
 			goto out;
 		}
 	}

@@ -90,14 +90,23 @@ int bpfmem_parse_seconds(const char *s, double *out);
 int bpfmem_no_operands(int argc, char **argv);
 /* Opens a cgroup v2 directory; returns its id (inode) or < 0 with an error line. */
 int bpfmem_cgroup_id(const char *path, unsigned long long *id);
+/* -p/--pid PID and -c/--cgroup DIR of the tracers (syscalls, flows): what they count.
+ * The directory is checked later, by bpfmem_cgroup_id().
+ */
+struct bpfmem_filter {
+	pid_t pid;		/* 0: any process */
+	const char *cgroup;	/* NULL: any cgroup */
+};
+int bpfmem_filter_opt(struct bpfmem_filter *f, int c, const char *arg);
 /* -i/--interval S, -d/--duration S (seconds) and -n/--count N of a periodic subcommand
  * (@c: the option's letter) into @iv.
  */
 int bpfmem_interval_opt(struct bpfmem_interval *iv, int c, const char *arg);
-/* @s among the @n @names: its index, else -EINVAL with the error line
+/* @s among the @n @names: its index into *@out, else -EINVAL with the error line
  * "invalid @what '@s' (name name ...)".
  */
-int bpfmem_parse_choice(const char *s, const char *const *names, size_t n, const char *what);
+int bpfmem_parse_choice(const char *s, const char *const *names, size_t n, const char *what,
+			int *out);
 
 /* ---- kfile.c: kernel files and their parsers (no error lines) ---- */
 

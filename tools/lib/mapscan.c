@@ -205,7 +205,7 @@ bad:
 
 /* ---- the iterator ---- */
 
-int bpfmem_maps_open(void)
+static int load_iter(void)
 {
 	int err;
 
@@ -222,6 +222,18 @@ int bpfmem_maps_open(void)
 		return err;
 	}
 	return 0;
+}
+
+int bpfmem_maps_open(bool verbose)
+{
+	int err = load_iter();
+
+	if (err == -ENOENT && !bpfmem_have_btf())
+		bpfmem_err("note: no kernel BTF (/sys/kernel/btf/vmlinux): no map iterator; elements by key iteration, memcg from the owners");
+	else if (err)
+		bpfmem_err("map iterator not loaded (%s%s): elements by key iteration, memcg from the owners",
+			   strerror(-err), verbose ? "" : "; -v shows libbpf's log");
+	return err;
 }
 
 static int cmp_rec(const void *pa, const void *pb)

@@ -88,10 +88,11 @@ struct bpfmem_maps_filter {
 
 /*
  * Loads the bpf_map iterator (needs vmlinux BTF); without it (-errno returned, not
- * fatal) elements come from key iteration and the memcg from the owners. libbpf's own
- * lines are the caller's to show (bpfmem_libbpf_logging_quiet()).
+ * fatal) elements come from key iteration and the memcg from the owners, which a
+ * one-line note says (pointing to -v unless @verbose). libbpf's own lines are the
+ * caller's to show (bpfmem_libbpf_logging_quiet()).
  */
-int bpfmem_maps_open(void);
+int bpfmem_maps_open(bool verbose);
 void bpfmem_maps_close(void);
 /* Fills @s (buffers reused across calls); 0 or -errno after an error line. */
 int bpfmem_maps_sample(struct bpfmem_maps_sample *s, const struct bpfmem_maps_filter *f);

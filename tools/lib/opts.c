@@ -94,6 +94,15 @@ int bpfmem_cgroup_id(const char *path, unsigned long long *id)
 	return 0;
 }
 
+int bpfmem_filter_opt(struct bpfmem_filter *f, int c, const char *arg)
+{
+	if (c == 'c') {
+		f->cgroup = arg;
+		return 0;
+	}
+	return bpfmem_parse_pid(arg, &f->pid);
+}
+
 int bpfmem_interval_opt(struct bpfmem_interval *iv, int c, const char *arg)
 {
 	switch (c) {
@@ -111,14 +120,17 @@ int bpfmem_interval_opt(struct bpfmem_interval *iv, int c, const char *arg)
 	return -EINVAL;
 }
 
-int bpfmem_parse_choice(const char *s, const char *const *names, size_t n, const char *what)
+int bpfmem_parse_choice(const char *s, const char *const *names, size_t n, const char *what,
+			int *out)
 {
 	char list[512];
 	size_t i, len = 0;
 
 	for (i = 0; i < n; i++)
-		if (!strcmp(s, names[i]))
-			return i;
+		if (!strcmp(s, names[i])) {
+			*out = i;
+			return 0;
+		}
 	list[0] = '\0';
 	for (i = 0; i < n && len < sizeof(list); i++)
 		len += snprintf(list + len, sizeof(list) - len, "%s%s", i ? " " : "", names[i]);
