@@ -444,7 +444,10 @@ static __always_inline void account(struct flow_key *k, struct sock *sk, __u64 t
 		/* counted before the flow exists: the count is never too low */
 		if (init.unnoted)
 			unnoted_add(sk);
-		err = bpf_map_update_elem(&flows, k, &init, BPF_NOEXIST);
+		/* int: before 6.4 map operations return int, and a direct call of one
+		 * (the verifier's rewrite of the helper) leaves the upper half zero
+		 */
+		err = (int)bpf_map_update_elem(&flows, k, &init, BPF_NOEXIST);
 		if (err && init.unnoted)
 			unnoted_sub(sk);
 		if (err && err != -EEXIST) {

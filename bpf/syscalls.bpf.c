@@ -124,7 +124,8 @@ static __always_inline void account(__u64 id, __u32 nr, long ret, __s64 lat)
 
 		if (by_process)
 			bpf_get_current_comm(init.comm, sizeof(init.comm));
-		err = bpf_map_update_elem(&counts, &key, &init, BPF_NOEXIST);
+		/* int: before 6.4 map operations return int (see bpf/flows.bpf.c) */
+		err = (int)bpf_map_update_elem(&counts, &key, &init, BPF_NOEXIST);
 		if (err && err != -EEXIST) {	/* map full or allocation failure */
 			stat_inc(SC_DROPPED);
 			return;
