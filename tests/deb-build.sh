@@ -24,17 +24,7 @@ set -uo pipefail
 top=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 # the package is the full build whatever the caller's build is
 unset BPFMEM_UNIT_ONLY
-n=0 fails=0
-ok() {	# ok STATUS DESCRIPTION [DETAIL]
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		fails=$((fails + 1))
-		[ -n "${3:-}" ] && printf '%s\n' "$3" | tail -n 40 | sed 's/^/#   /'
-	fi
-}
+. "$top/tests/tap.sh"
 finish() {
 	echo "1..$n"
 	[ "$fails" = 0 ]

@@ -23,18 +23,7 @@ struct {
 	__type(value, __u64);
 } hash SEC(".maps");
 
-struct lpm_key {
-	__u32 prefixlen;
-	__u32 addr;
-};
-
-struct {
-	__uint(type, BPF_MAP_TYPE_LPM_TRIE);
-	__uint(map_flags, BPF_F_NO_PREALLOC);
-	__uint(max_entries, 16);
-	__type(key, struct lpm_key);
-	__type(value, __u64);
-} lpm SEC(".maps");
+#include "lpm.bpf.h"
 
 __u64 outer_runs, outer_pre_runs, inner_runs, tgt_runs;
 __u32 target_tgid;

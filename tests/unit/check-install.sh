@@ -19,17 +19,7 @@ builddir=$1 version=$2 sbindir=$3 man8=$4 unitdir=$5 want_cli=${6:-}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 pages=(bpfmem bpfmem-probe bpfmem-syscalls bpfmem-flows bpfmem-maps bpfmem-progs
 	bpfmem-savings bpfmem-exporter)
-n=0 fails=0
-ok() {	# ok STATUS DESCRIPTION [DETAIL]
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		fails=$((fails + 1))
-		[ -n "${3:-}" ] && printf '%s\n' "$3" | sed 's/^/#   /'
-	fi
-}
+. "$top/tests/tap.sh"
 
 d=$(mktemp -d)
 trap 'rm -rf "$d"' EXIT
