@@ -759,15 +759,14 @@ int cmd_syscalls(int argc, char **argv)
 		iv.elapsed = bpfmem_mono_s() - env.loop.start;
 		if (iv.final || env.json)
 			snapshot_maps(skel, &iv);
-		if (env.stats) {
-			iv.have_stats = true;
-			iv.counts_elements = bpfmem_count_keys(counts_fd, sizeof(struct sc_key),
-							       10000000);
-		}
 		err = read_interval(skel, counts_fd, vsize, &rows, &nrows);
 		if (err) {
 			bpfmem_err("cannot read the aggregate map: %s", strerror(-err));
 			goto out;
+		}
+		if (env.stats) {	/* the entries the interval's read found */
+			iv.have_stats = true;
+			iv.counts_elements = cs.rd.n;
 		}
 		for (i = 0; i < SC_NSTATS; i++) {
 			cur = bpfmem_percpu_sum(stats_fd, i);

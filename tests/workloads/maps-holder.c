@@ -31,11 +31,6 @@ struct spec {
 	unsigned int type, key, value, max, flags, fill;
 };
 
-static long sys_bpf(int cmd, union bpf_attr *attr)
-{
-	return syscall(__NR_bpf, cmd, attr, sizeof(*attr));
-}
-
 int main(int argc, char **argv)
 {
 	struct spec specs[] = {
@@ -106,7 +101,7 @@ int main(int argc, char **argv)
 		a.max_entries = s->max;
 		a.map_flags = s->flags;
 		strncpy(a.map_name, s->name, sizeof(a.map_name) - 1);
-		fd = sys_bpf(BPF_MAP_CREATE, &a);
+		fd = wl_sys_bpf(BPF_MAP_CREATE, &a);
 		if (fd < 0) {
 			fprintf(stderr, "maps-holder: cannot create %s: %s\n", s->name, strerror(errno));
 			return 1;
@@ -120,18 +115,13 @@ int main(int argc, char **argv)
 			a.key = s->key ? (unsigned long)key : 0;
 			a.value = (unsigned long)val;
 			a.flags = BPF_ANY;
-			if (sys_bpf(BPF_MAP_UPDATE_ELEM, &a)) {
+			if (wl_sys_bpf(BPF_MAP_UPDATE_ELEM, &a)) {
 				fprintf(stderr, "maps-holder: update of %s failed: %s\n", s->name,
 					strerror(errno));
 				return 1;
 			}
 		}
-		memset(&info, 0, sizeof(info));
-		memset(&a, 0, sizeof(a));
-		a.info.bpf_fd = fd;
-		a.info.info_len = sizeof(info);
-		a.info.info = (unsigned long)&info;
-		if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &a)) {
+		if (wl_map_info(fd, &info)) {
 			fprintf(stderr, "maps-holder: get info: %s\n", strerror(errno));
 			return 1;
 		}

@@ -28,11 +28,6 @@
 #include <linux/bpf.h>
 #include "wl-util.h"
 
-static long sys_bpf(int cmd, union bpf_attr *attr)
-{
-	return syscall(__NR_bpf, cmd, attr, sizeof(*attr));
-}
-
 static int write_str(const char *path, const char *s)
 {
 	FILE *f = fopen(path, "w");
@@ -79,7 +74,7 @@ static int make_map(int i, const char *cg, char *buf, size_t len)
 		break;
 	}
 	snprintf(a.map_name, sizeof(a.map_name), "ms_%d", i);
-	fd = sys_bpf(BPF_MAP_CREATE, &a);
+	fd = wl_sys_bpf(BPF_MAP_CREATE, &a);
 	if (fd < 0) {
 		fprintf(stderr, "mapscale: cannot create map %d: %s\n", i, strerror(errno));
 		return -1;
@@ -90,17 +85,12 @@ static int make_map(int i, const char *cg, char *buf, size_t len)
 		a.map_fd = fd;
 		a.key = (unsigned long)&key;
 		a.value = (unsigned long)&val;
-		if (sys_bpf(BPF_MAP_UPDATE_ELEM, &a)) {
+		if (wl_sys_bpf(BPF_MAP_UPDATE_ELEM, &a)) {
 			fprintf(stderr, "mapscale: update of map %d: %s\n", i, strerror(errno));
 			return -1;
 		}
 	}
-	memset(&info, 0, sizeof(info));
-	memset(&a, 0, sizeof(a));
-	a.info.bpf_fd = fd;
-	a.info.info_len = sizeof(info);
-	a.info.info = (unsigned long)&info;
-	if (sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &a)) {
+	if (wl_map_info(fd, &info)) {
 		fprintf(stderr, "mapscale: get info: %s\n", strerror(errno));
 		return -1;
 	}
@@ -155,7 +145,7 @@ static int load_prog(void)
 	a.insn_cnt = 2;
 	a.license = (unsigned long)"GPL";
 	strncpy(a.prog_name, "ms_prog", sizeof(a.prog_name) - 1);
-	return sys_bpf(BPF_PROG_LOAD, &a);
+	return wl_sys_bpf(BPF_PROG_LOAD, &a);
 }
 
 int main(int argc, char **argv)

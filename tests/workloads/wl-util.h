@@ -11,6 +11,8 @@
  *                        memory.current) or that of "key value" lines (memory.stat)
  *   wl_pin_cpu(cpu)      the calling thread on that CPU only (needs _GNU_SOURCE)
  *   wl_prog_misses(fd)   a program's recursion_misses, -1 on error
+ *   wl_sys_bpf(cmd, attr) raw bpf(2), for the workloads that make maps without libbpf
+ *   wl_map_info(fd, info) the kernel's struct bpf_map_info of a map, 0 or -1 (errno)
  */
 #ifndef WL_UTIL_H
 #define WL_UTIL_H
@@ -20,8 +22,28 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+#include <linux/bpf.h>
 
 #include "bpfmem.h"
+
+static inline long wl_sys_bpf(int cmd, union bpf_attr *attr)
+{
+	return syscall(__NR_bpf, cmd, attr, sizeof(*attr));
+}
+
+static inline int wl_map_info(int fd, struct bpf_map_info *info)
+{
+	union bpf_attr a;
+
+	memset(info, 0, sizeof(*info));
+	memset(&a, 0, sizeof(a));
+	a.info.bpf_fd = fd;
+	a.info.info_len = sizeof(*info);
+	a.info.info = (unsigned long)info;
+	return wl_sys_bpf(BPF_OBJ_GET_INFO_BY_FD, &a) ? -1 : 0;
+}
 
 #ifdef _GNU_SOURCE
 static inline int wl_pin_cpu(int cpu)
