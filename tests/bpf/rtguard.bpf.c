@@ -64,7 +64,7 @@ struct {
 
 const volatile __u32 target_tgid;	/* the workload: its workers are its children */
 const volatile __u32 spin_loops = 200;
-__u64 runs, corrupt, rec_runs, tnull;
+__u64 runs, corrupt, rec_runs, tnull, tgot;
 const volatile bool want_tstore;
 
 struct {
@@ -176,6 +176,8 @@ int BPF_KPROBE(kguard_getppid)
 		v = bpf_task_storage_get(&tstore, t, 0, BPF_LOCAL_STORAGE_GET_F_CREATE);
 		if (!v)
 			__sync_fetch_and_add(&tnull, 1);
+		else
+			__sync_fetch_and_add(&tgot, 1);
 	}
 	return guard(&runs);
 }

@@ -117,7 +117,9 @@ m=$(kv /tmp/gt.out missed rtguard guard) h=$(kv /tmp/gt.out lookups rtguard guar
 tn=$(kv /tmp/gt.out tnull rtguard guard)
 [ -n "$e" ] && [ $((r + m)) = "$e" ]; ok $? "-T: every call ran or was counted missed ($r + $m = $e)"
 [ "${h:-0}" -gt 0 ]; ok $? "-T: the task storage syscall task ran meanwhile ($h updates)"
-[ "$tn" = 0 ]; ok $? "-T: no run got NULL from bpf_task_storage_get(F_CREATE) ($tn)"
+tg=$(kv /tmp/gt.out tgot rtguard guard)
+[ "$tn" = 0 ] && [ "$tg" = "$r" ]
+ok $? "-T: every run that ran got its task storage ($tg of $r), none got NULL from bpf_task_storage_get(F_CREATE) ($tn)"
 
 # which programs qualify (tests/bpf/rtnp.bpf.c: yes_* should, no_* should not): on
 # PREEMPT_RT with the switch on, fdinfo rt_nonpreempt 1 for yes_*, 0 for no_*; with

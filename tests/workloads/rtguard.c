@@ -24,7 +24,7 @@
  * BPF syscalls (array map lookups) all along ("holder lookups N" at the end).
  * -T: as -K, but the task in BPF syscalls updates a task storage map (holding the
  * CPU's task storage busy count), and each guard run creates its task's storage:
- * "tnull" counts the runs that got NULL.
+ * "tnull" counts the runs that got NULL, "tgot" those that got their storage.
  * -U: each worker sends CALLS 1-byte datagrams to its own loopback UDP socket (and
  * reads them back); the guard program is on __udp_enqueue_schedule_skb, run in the
  * softirq of each send (bh disabled), for the workers' sockets (SO_MARK).
@@ -270,11 +270,11 @@ int main(int argc, char **argv)
 	gfd = bpf_program__fd(kprobe ? skel->progs.kguard_getppid :
 			      udp ? skel->progs.guard_udp :
 			      mixed ? skel->progs.guard_pid_vnr : skel->progs.guard_getppid);
-	printf("rtguard guard workers %ld calls %ld expected %ld runs %llu missed %lld corrupt %llu secs %.2f holder lookups %lld nonpreempt %lld tnull %llu\n",
+	printf("rtguard guard workers %ld calls %ld expected %ld runs %llu missed %lld corrupt %llu secs %.2f holder lookups %lld nonpreempt %lld tnull %llu tgot %llu\n",
 	       workers, calls, workers * calls, (unsigned long long)skel->bss->runs,
 	       wl_prog_misses(gfd), (unsigned long long)skel->bss->corrupt, now_s() - t0,
 	       *hold_count, wl_fdinfo(gfd, "rt_nonpreempt"),
-	       (unsigned long long)skel->bss->tnull);
+	       (unsigned long long)skel->bss->tnull, (unsigned long long)skel->bss->tgot);
 	rtguard_bpf__destroy(skel);
 	return bad;
 }
