@@ -589,8 +589,8 @@ static long evict_cb(struct bpf_map *map, struct flow_key *k, struct flow_val *v
 	return 0;
 }
 
-/* All flows of a socket: O(map buckets), for UDP sockets (one flow per peer) and TCP
- * sockets whose key changed (tcp_disconnect() clears the peer).
+/* All flows of a socket: O(map buckets), for UDP sockets with more than one peer (or
+ * whose flows are not all noted in their storage)
  */
 static __always_inline void evict_all(struct sock *sk, __u32 proto, __u32 reason)
 {
@@ -600,24 +600,40 @@ static __always_inline void evict_all(struct sock *sk, __u32 proto, __u32 reason
 	bpf_for_each_map_elem(&flows, evict_cb, &ctx, 0);
 }
 
-static __always_inline void on_tcp_destroy(struct sock *sk)
+/* the flow of a TCP socket under its current key, if it is that socket's */
+static __always_inline void evict_tcp(struct sock *sk)
 {
 	struct flow_key k;
 	struct flow_val *v;
 
-	/* the state is TCP_CLOSE here: build the key as on the syscall paths */
 	if (!sk_key(sk, &k, false) || k.proto != IPPROTO_TCP)
 		return;
 	v = bpf_map_lookup_elem(&flows, &k);
 	if (v && v->sk == (__u64)sk) {
 		emit(&k, v, FLOW_TCP_CLOSE);
 		bpf_map_delete_elem(&flows, &k);
-		return;
 	}
-	/* never connected (no port, no peer): it cannot have a flow */
-	if (!k.lport && !k.rport)
-		return;
-	evict_all(sk, IPPROTO_TCP, FLOW_TCP_CLOSE);
+}
+
+/*
+ * A TCP socket has one flow at a time, under its key. The key changes only when the
+ * socket connects again, and before that tcp_disconnect() (connect(AF_UNSPEC),
+ * shutdown of a connecting socket) clears the peer: the flow is closed there, under
+ * the key it had, and at the socket's destruction otherwise. No search of the map:
+ * the destruction runs from softirq and under the socket's spinlock, and on
+ * PREEMPT_RT only a program the verifier can bound runs non-preemptible there
+ * (kernel.bpf_rt_nonpreempt), where a preemptible one would miss runs whenever a task
+ * is preempted inside it.
+ */
+static __always_inline void on_tcp_disconnect(struct sock *sk)
+{
+	evict_tcp(sk);
+}
+
+static __always_inline void on_tcp_destroy(struct sock *sk)
+{
+	/* the state is TCP_CLOSE here: build the key as on the syscall paths */
+	evict_tcp(sk);
 }
 
 static __always_inline void on_udp_destroy(struct sock *sk)
@@ -726,6 +742,13 @@ SEC("fentry/inet_csk_destroy_sock")
 int BPF_PROG(fe_inet_csk_destroy_sock, struct sock *sk)
 {
 	on_tcp_destroy(sk);
+	return 0;
+}
+
+SEC("fentry/tcp_disconnect")
+int BPF_PROG(fe_tcp_disconnect, struct sock *sk, int flags)
+{
+	on_tcp_disconnect(sk);
 	return 0;
 }
 
@@ -857,6 +880,13 @@ SEC("kprobe/inet_csk_destroy_sock")
 int BPF_KPROBE(kp_inet_csk_destroy_sock, struct sock *sk)
 {
 	on_tcp_destroy(sk);
+	return 0;
+}
+
+SEC("kprobe/tcp_disconnect")
+int BPF_KPROBE(kp_tcp_disconnect, struct sock *sk, int flags)
+{
+	on_tcp_disconnect(sk);
 	return 0;
 }
 

@@ -15,6 +15,9 @@
 # Switching the series re-checks-out only the files that differ, so make rebuilds
 # only what changed; ccache catches the rest.  A build whose key (tree version +
 # series + fragments) is unchanged is not rebuilt at all.
+# A patched flavour never built before starts from a copy of the vanilla build of the
+# same flavour when there is one (./run builds vanilla first): make then compiles only
+# what the series touches (see "seed" below).
 set -euo pipefail
 
 # The whole script is one function, parsed before it runs: editing this file while a
@@ -34,7 +37,7 @@ while [ $# -gt 0 ]; do
 	--vanilla) variant=vanilla; shift ;;
 	--ksrc) ksrc=$2; shift 2 ;;
 	--print-dir) print_dir=1; shift ;;
-	-h|--help) sed -n '3,17p' "$0"; exit 0 ;;
+	-h|--help) sed -n '3,20p' "$0"; exit 0 ;;
 	*) echo "kernel/build.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
 done
@@ -95,14 +98,20 @@ fi
 # The vanilla tree and its build dirs sit one level down, at the same relative path
 # from build dir to source ("../tree-patched") as the patched ones: ccache (BASEDIR,
 # NOHASHDIR) then shares every object the series does not touch.
+# Each build directory is a direct subdirectory of its tree (make then names the
+# source tree "..", so a build directory's paths hold in the other tree's copy, see
+# "seed"), reached through a link at the place it had before.
+vtree=$kroot/vanilla/tree-patched
 if [ "$variant" = patched ]; then
 	tree=$kroot/tree-patched
-	out=$kroot/build-patched-$flavor
+	link=$kroot/build-patched-$flavor
 else
 	mkdir -p "$kroot/vanilla"
-	tree=$kroot/vanilla/tree-patched
-	out=$kroot/vanilla/build-$flavor
+	tree=$vtree
+	link=$kroot/vanilla/build-$flavor
 fi
+out=$tree/build-$flavor
+vout=$vtree/build-$flavor
 if [ "$variant" = patched ]; then
 	patches=$(ls "${BPFMEM_PATCHES_DIR:-$here/patches}"/*.patch 2>/dev/null |
 		LC_ALL=C sort || true)
@@ -110,10 +119,17 @@ else
 	patches=""
 fi
 series_key=$( { echo "$tree_ver"; for p in $patches; do cat "$p"; done; } | sha256sum | cut -c1-16)
+# A new work tree's files get one old mtime (make compares a source's mtime with its
+# object's): files a copied build directory was built from are then older than its
+# objects in either tree, and only what a checkout or `git am` rewrites is newer.
+add_tree() {	# add_tree DIR
+	git -C "$pristine" worktree prune
+	git -C "$pristine" worktree add -q --detach "$1" refs/tags/pristine
+	(cd "$1" && git ls-files -z | xargs -0 touch -h -m -d @946684800)
+}
 if [ ! -d "$tree" ]; then
 	stage "adding work tree $tree"
-	git -C "$pristine" worktree prune
-	git -C "$pristine" worktree add -q --detach "$tree" refs/tags/pristine
+	add_tree "$tree"
 fi
 if [ "$(cat "$tree/.bpfmem-series" 2>/dev/null)" != "$series_key" ]; then
 	n=$(echo "$patches" | grep -c . || true)
@@ -129,7 +145,7 @@ if [ "$(cat "$tree/.bpfmem-series" 2>/dev/null)" != "$series_key" ]; then
 		[ "$(git -C "$tree" rev-parse HEAD)" = "$(git -C "$pristine" rev-parse refs/tags/pristine)" ] &&
 		fresh=1
 	[ "$fresh" = 1 ] && scratch=$tree
-	[ -d "$scratch" ] || git -C "$pristine" worktree add -q --detach "$scratch" refs/tags/pristine
+	[ -d "$scratch" ] || add_tree "$scratch"
 	git -C "$scratch" am --abort >/dev/null 2>&1 || true
 	git -C "$scratch" checkout -q -f --detach refs/tags/pristine
 	if [ -n "$patches" ]; then
@@ -138,7 +154,7 @@ if [ "$(cat "$tree/.bpfmem-series" 2>/dev/null)" != "$series_key" ]; then
 			die "git am failed; see 'git -C $scratch am --show-current-patch'"
 	fi
 	[ "$fresh" = 1 ] || git -C "$tree" checkout -q -f --detach "$(git -C "$scratch" rev-parse HEAD)"
-	git -C "$tree" clean -q -fdx -e .bpfmem-series
+	git -C "$tree" clean -q -fdx -e .bpfmem-series -e '/build-*'
 	echo "$series_key" >"$tree/.bpfmem-series"
 fi
 
@@ -153,7 +169,13 @@ frags="$here/config/base.config $here/config/selftests.config $here/config/trim.
 frag_key=$(cat $frags | sha256sum | cut -c1-16)
 key="$series_key-$frag_key"
 
-if [ "$print_dir" = 1 ]; then echo "$out"; exit 0; fi
+# the build directory's link (a real directory there is a build of the old layout)
+if [ ! -L "$link" ]; then
+	rm -rf "$link"
+	ln -sfn "$out" "$link"
+fi
+
+if [ "$print_dir" = 1 ]; then echo "$link"; exit 0; fi
 
 if [ -f "$out/.bpfmem-key" ] && [ "$(cat "$out/.bpfmem-key")" = "$key" ] &&
 	[ -f "$out/arch/x86/boot/bzImage" ] && [ -f "$out/vmlinux" ]; then
@@ -163,10 +185,23 @@ if [ -f "$out/.bpfmem-key" ] && [ "$(cat "$out/.bpfmem-key")" = "$key" ] &&
 		mk -j"$JOBS" bzImage modules >>"$out/build.log" 2>&1 || die "make modules failed; log $out/build.log"
 	fi
 	stage "up to date ($key)"
-	echo "$out"
+	echo "$link"
 	exit 0
 fi
 rm -f "$out/.bpfmem-key"
+# seed: a patched flavour that was never built starts from a finished vanilla build of
+# the same flavour and fragments; the files the series changes are touched after the
+# copy, so make rebuilds what depends on them (and on the series' config), nothing else
+vkey="$(echo "$tree_ver" | sha256sum | cut -c1-16)-$( { for f in $frags; do
+	[ "$f" = "$here/config/series.config" ] || cat "$f"; done; } | sha256sum | cut -c1-16)"
+if [ "$variant" = patched ] && [ ! -f "$out/vmlinux" ] && [ -f "$vout/vmlinux" ] &&
+	[ "$(cat "$vout/.bpfmem-key" 2>/dev/null)" = "$vkey" ]; then
+	stage "seeding from the vanilla $flavor build ($vout)"
+	rm -rf "$out"
+	cp -a "$vout" "$out"
+	rm -f "$out/.bpfmem-key"
+	git -C "$tree" diff --name-only refs/tags/pristine HEAD -- | (cd "$tree" && xargs -r touch -m)
+fi
 mkdir -p "$out"
 
 export CCACHE_DIR=${CCACHE_DIR:-$CACHE/ccache}
@@ -216,6 +251,6 @@ if ! mk -j"$JOBS" bzImage modules >"$out/build.log" 2>&1; then
 fi
 echo "$key" >"$out/.bpfmem-key"
 stage "done: $out/arch/x86/boot/bzImage ($(du -h "$out/arch/x86/boot/bzImage" | cut -f1))"
-echo "$out"
+echo "$link"
 }
 main "$@"; exit $?	# one line: bash has read it all before main runs

@@ -256,6 +256,25 @@ grep -q '"laddr":"::1"' /tmp/lo.json; ok $? "IPv6 addresses in compressed form (
 grep -q '"family":"ipv6","proto":"udp","laddr":"::ffff:127.0.0.1"' /tmp/lo.json
 ok $? "v4-mapped IPv6 sockets: one flow each (checked exact above: no double counting)"
 
+# ---- one TCP socket connecting again (connect(AF_UNSPEC) between): each of its
+# connections is a flow of its own, closed when the socket disconnects (the key
+# changes there) or is destroyed ----
+RDN=5
+for hook in fentry kprobe; do
+	start_flows /tmp/rd.json -j --closed -i 1 -T 0 --hook $hook
+	flowgen redial 127.0.0.1 5002 $RDN 100000 >/tmp/rd.gen
+	ok $? "flowgen redial ($hook): one socket, $RDN connections, disconnected between them"
+	sleep 1.5
+	stop_flows
+	relax_if_missed /tmp/rd.json $? "bpfmem flows --hook $hook (redial)" $hook
+	check_gen /tmp/rd.json /tmp/rd.gen 65476
+	ok $? "redial ($hook): every connection of the socket closed with exact bytes, and its server side"
+	l=$(last_interval /tmp/rd.json live_flows)
+	[ $RELAX = 1 ] || [ "$l" = 0 ]; ok $? "redial ($hook): map empty afterwards (live_flows $l)"
+	w=$(grep '"type":"summary"' /tmp/rd.json | awk "$AWKLIB"' { print g("close_walks") }')
+	[ "$w" = 0 ] || [ $hook = kprobe ]; ok $? "redial ($hook): no TCP close searched the map (close_walks $w)"
+done
+
 # ---- unconnected UDP receivers: a datagram's bytes and packets on one flow ----
 start_flows /tmp/ow.json -j --closed -i 1
 {

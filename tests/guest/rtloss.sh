@@ -25,10 +25,11 @@ done </tmp/rl.out
 
 # PREEMPT_RT: which of flows' programs run non-preemptible (series patch 20): the
 # packet ones (from softirq and under socket locks, where a busy program cannot be
-# waited for); not the send/recv ones, which create socket storage (slab) and run in
-# plain task context, where patch 12 waits; and since v15 not the teardown ones
-# either: they may walk the whole flow map (bpf_for_each_map_elem), a run of no bound
-# the verifier knows (the counts above show whether they miss)
+# waited for) and the TCP teardown ones (a lookup by key, no search of the map); not
+# the send/recv ones, which create socket storage (slab) and run in plain task
+# context, where patch 12 waits, and not the UDP teardown ones, which may walk the
+# whole flow map (bpf_for_each_map_elem: no bound the verifier knows) and run in task
+# context (close()) too
 if [ -e /proc/sys/kernel/bpf_rt_nonpreempt ]; then
 	bpfmem flows >/tmp/fl.out 2>/tmp/fl.err &
 	fp=$!
@@ -39,8 +40,8 @@ if [ -e /proc/sys/kernel/bpf_rt_nonpreempt ]; then
 	np=$(grep -o '"name":"f[ex]_[^"]*"[^}]*"rt_nonpreempt":[01n]' /tmp/progs.json |
 		sed 's/"name":"\([^"]*\)".*"rt_nonpreempt":\(.\)/\1=\2/' | sort | tr '\n' ' ')
 	echo "# flows programs, rt_nonpreempt: $np"
-	want="fe_inet_csk_des=0 fe_ip6_output=1 fe_ip_output=1 fe_skb_consume_=0 fe_tcp_v4_do_rc=1 fe_tcp_v6_do_rc=1 fe_udp_destroy_=0 fe_udp_enqueue=1 fe_udpv6_destro=0 fx_tcp_recvmsg=0 fx_tcp_sendmsg=0 fx_udp_sendmsg=0 fx_udpv6_sendms=0 "
-	[ "$np" = "$want" ]; ok $? "flows: the packet programs run non-preemptible, the send/recv and teardown ones not"
+	want="fe_inet_csk_des=1 fe_ip6_output=1 fe_ip_output=1 fe_skb_consume_=0 fe_tcp_disconne=1 fe_tcp_v4_do_rc=1 fe_tcp_v6_do_rc=1 fe_udp_destroy_=0 fe_udp_enqueue=1 fe_udpv6_destro=0 fx_tcp_recvmsg=0 fx_tcp_sendmsg=0 fx_udp_sendmsg=0 fx_udpv6_sendms=0 "
+	[ "$np" = "$want" ]; ok $? "flows: the packet and TCP teardown programs run non-preemptible, the send/recv and UDP teardown ones not"
 fi
 [ $n = 10 ]; ok $? "10 cases (syscalls: fentry, kprobe, tp; flows: fentry, kprobe; without and with a competitor): $n"
 done_testing

@@ -22,6 +22,11 @@
  *                                              unconnected receiver and is closed once
  *                                              the receiver has read it; the receiver
  *                                              (N peers) is closed last
+ *   flowgen redial ADDR PORT N BYTES           one client socket connects N times,
+ *                                              BYTES each way per connection,
+ *                                              disconnected with connect(AF_UNSPEC)
+ *                                              between them (a new local port and
+ *                                              flow each time), closed after the last
  *   flowgen churn ADDR PORT N [CONC [HOLD_MS]] N short TCP connections (1 byte each
  *                                              way), CONC at a time (default 1), each
  *                                              held open HOLD_MS after its echo
@@ -263,6 +268,82 @@ static int tcp_client(const struct addr *a, long nconn, long bytes)
 		}
 		close(fd);
 	}
+	return rc;
+}
+
+static long read_n(int fd, long bytes)
+{
+	long done = 0;
+
+	while (done < bytes) {
+		long n = bytes - done > (long)sizeof(buf) ? (long)sizeof(buf) : bytes - done;
+		ssize_t r = read(fd, buf, n);
+
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r <= 0)
+			break;
+		done += r;
+	}
+	return done;
+}
+
+/* redial: the server reads BYTES, echoes them, then waits for the end (EOF, or the
+ * reset a disconnect sends)
+ */
+static int redial_server(int lfd, long nconn, long bytes)
+{
+	long i, got;
+	int rc = 0;
+
+	for (i = 0; i < nconn; i++) {
+		int fd = accept(lfd, NULL, NULL);
+
+		if (fd < 0)
+			die("accept");
+		got = read_n(fd, bytes);
+		if (got != bytes) {
+			fprintf(stderr, "flowgen: server got %ld bytes, expected %ld\n", got, bytes);
+			rc = 1;
+		}
+		write_all(fd, bytes);
+		while (read(fd, buf, sizeof(buf)) > 0)
+			;
+		close(fd);
+	}
+	close(lfd);
+	return rc;
+}
+
+static int redial_client(const struct addr *a, long nconn, long bytes)
+{
+	struct sockaddr unspec = { .sa_family = AF_UNSPEC };
+	long i, got;
+	int rc = 0, fd = socket(a->family, SOCK_STREAM, 0);
+
+	if (fd < 0)
+		die("socket");
+	for (i = 0; i < nconn; i++) {
+		char desc[160];
+
+		if (connect(fd, (const void *)&a->ss, a->len))
+			die("connect");
+		describe(fd, desc, sizeof(desc));
+		write_all(fd, bytes);
+		got = read_n(fd, bytes);
+		printf("flow tcp %s %ld %ld\n", desc, bytes, got);
+		fflush(stdout);
+		if (got != bytes) {
+			fprintf(stderr, "flowgen: client got %ld bytes, expected %ld\n", got, bytes);
+			rc = 1;
+		}
+		if (i + 1 < nconn && connect(fd, &unspec, sizeof(unspec)))
+			die("connect(AF_UNSPEC)");
+	}
+	shutdown(fd, SHUT_WR);
+	while (read(fd, buf, sizeof(buf)) > 0)
+		;
+	close(fd);
 	return rc;
 }
 
@@ -715,10 +796,22 @@ int main(int argc, char **argv)
 		return json_check(argc > 2 ? argv[2] : NULL);
 	if (argc < 5) {
 		fprintf(stderr, "usage: flowgen tcp|tcp-server|tcp-client|udp|udp-server|udp-client|"
-			"udp-oneway|udp-churn|churn|bulk|rate ADDR PORT ... | flowgen json [FILE] (see the source)\n");
+			"udp-oneway|udp-churn|redial|churn|bulk|rate ADDR PORT ... | flowgen json [FILE] (see the source)\n");
 		return 2;
 	}
 	parse_addr(argv[2], num(argv[3]), &a);
+	if (!strcmp(cmd, "redial") && argc >= 6) {
+		int lfd = listener(&a, SOCK_STREAM, NULL), rc;
+		pid_t srv = fork();
+
+		if (srv < 0)
+			die("fork");
+		if (srv == 0)
+			_exit(redial_server(lfd, num(argv[4]), num(argv[5])));
+		close(lfd);
+		rc = redial_client(&a, num(argv[4]), num(argv[5]));
+		return wait_child(srv) || rc;
+	}
 	if (!strcmp(cmd, "tcp") || !strcmp(cmd, "udp")) {
 		bool tcp = cmd[0] == 't';
 		int lfd = tcp ? listener(&a, SOCK_STREAM, NULL) : -1, rc;
