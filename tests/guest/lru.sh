@@ -125,21 +125,33 @@ done
 # available"), which the rt guest's CONFIG_DEBUG_ATOMIC_SLEEP reports as a sleeping
 # lock taken in atomic context: an upstream limitation of 6.12, not the series'. So
 # neither runs on rt; base and debug run both.
-kinds="timer wq"
+# spare-timer, spare-wq: the same in the spare element a replacement leaves per CPU in
+# a BPF_F_NO_PREALLOC hash map (series patch 14), cancelled at the same moment
+kinds="timer wq spare-timer spare-wq"
 if [ "$flavor" = rt ]; then
 	kinds=""
 	skip "lrutimer on PREEMPT_RT" "no bpf_timer there, and bpf_wq_init() kmallocs with irqs off (6.12, upstream)"
 fi
 for kind in $kinds; do
 	arg=
-	[ $kind = wq ] && arg=-q
+	case $kind in
+	wq) arg=-q ;;
+	spare-timer) arg=-s ;;
+	spare-wq) arg="-s -q" ;;
+	esac
 	lrutimer $arg >/tmp/lt.out 2>&1
 	ok $? "lrutimer $kind runs ($(cat /tmp/lt.out))"
 	id=$(kv /tmp/lt.out map_id lrutimer)
 	st=$(kv /tmp/lt.out stage lrutimer) gone=$(kv /tmp/lt.out key0_gone lrutimer)
 	err=$(kv /tmp/lt.out start_err lrutimer) nodes=$(kv /tmp/lt.out lru_nodes lrutimer)
-	[ "$st" = 5 ] && [ "$gone" = 1 ] && [ "$err" = 0 ] && [ "$nodes" = 4 ]
-	ok $? "lrutimer $kind: armed in key 0's element after its eviction, its node kept (lru_nodes $nodes = 4)"
+	case $kind in
+	spare-*)
+		[ "$st" = 5 ] && [ "$gone" = 1 ] && [ "$err" = 0 ]
+		ok $? "lrutimer $kind: armed in key 0's old element after its replacement (the CPU's spare)" ;;
+	*)
+		[ "$st" = 5 ] && [ "$gone" = 1 ] && [ "$err" = 0 ] && [ "$nodes" = 4 ]
+		ok $? "lrutimer $kind: armed in key 0's element after its eviction, its node kept (lru_nodes $nodes = 4)" ;;
+	esac
 	i=0
 	while [ $i -lt 100 ] && bpfmem maps -j 2>/dev/null | grep -q "{\"id\":$id,"; do
 		sleep 0.1

@@ -95,4 +95,20 @@ bover=$(v $T/b after max_over_low) bsh0=$(v $T/b before shrunk_objs) bsh1=$(v $T
 [ -n "$bover" ] && [ "$bover" -gt 0 ] && [ "$bsh1" = "$bsh0" ] && [ "$bex1" -ge $((bex / 2)) ]
 ok $? "A/B: B's caches untouched (shrunk $bsh0 -> $bsh1, excess $bex -> $bex1 objects, max over low $bover)"
 rmdir $A $B
+
+# ---- a removed memcg: its maps live on (the outer map of a process that moved to a
+# sibling holds them), charged to the parent from then on; memory.reclaim on the
+# parent must still trim their caches (series patch 6: a dying memcg's shrinker bits
+# go to its parent, or reclaim of the parent never calls the shrinker for them)
+P=/sys/fs/cgroup/bpfmem-shrink-p
+mkdir -p $P && echo +memory >$P/cgroup.subtree_control && mkdir -p $P/c $P/s
+sh -c "echo \$\$ >$P/c/cgroup.procs && exec memshrink -m $nmaps -p orphan -o $P/s -t 8" >$T/o 2>&1
+ok $? "orphan: memshrink exits 0"
+sed 's/^/#   /' $T/o
+[ ! -d $P/c ]; ok $? "orphan: the maps' cgroup was removed while they live on"
+oover=$(v $T/o after max_over_low) osh0=$(v $T/o before shrunk_objs) osh1=$(v $T/o after shrunk_objs)
+oex=$(v $T/o before excess_objs)
+[ -n "$oover" ] && [ "$oover" -le 0 ] && [ $((osh1 - osh0)) -ge "$oex" ]
+ok $? "orphan: the parent's memory.reclaim trimmed the removed memcg's caches to their low watermark (max over $oover, shrunk $((osh1 - osh0)) >= excess $oex)"
+rmdir $P/s $P
 done_testing

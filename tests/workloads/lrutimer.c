@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * lrutimer [-q]: arms a bpf_timer (-q: sets up a bpf_wq, which PREEMPT_RT also has)
- * in an evicted element of a lazy LRU map (see bpf/lrutimer.bpf.c), closes
- * everything and exits. Prints
+ * lrutimer [-q] [-s]: arms a bpf_timer (-q: sets up a bpf_wq, which PREEMPT_RT also
+ * has) in an evicted element of a lazy LRU map (-s: in the spare element a
+ * replacement leaves in a BPF_F_NO_PREALLOC hash map; see tests/bpf/lrutimer.bpf.c),
+ * closes everything and exits. Prints
  *   "lrutimer map_id N stage S key0_gone 0|1 start_err E lru_nodes N"
- * On a kernel that cancels the timers of nodes on the LRU free lists when the last
- * user reference goes, the map (id N) is freed within a few seconds; otherwise the
- * armed timer (or the wq's callback) keeps the program, which keeps the map.
+ * On a kernel that cancels the timers of nodes on the LRU free lists (-s: of the
+ * spares) when the last user reference goes, the map (id N) is freed within a few
+ * seconds; otherwise the armed timer (or the wq's callback) keeps the program, which
+ * keeps the map. lru_nodes is -1 with -s.
  */
 #include <errno.h>
 #include <stdbool.h>
@@ -19,21 +21,27 @@
 
 int main(int argc, char **argv)
 {
-	bool wq = argc == 2 && !strcmp(argv[1], "-q");
-	struct bpf_program *prog;
-	struct bpf_map *map;
+	bool wq = false, spare = false;
+	struct bpf_program *prog, *progs[4];
+	struct bpf_map *map, *maps[4];
 	char pkt[64] = {};
 	LIBBPF_OPTS(bpf_test_run_opts, opts, .data_in = pkt, .data_size_in = sizeof(pkt),
 		    .repeat = 1);
 	struct bpf_map_info info = {};
 	__u32 len = sizeof(info);
 	struct lrutimer_bpf *skel;
-	long long nodes;
-	int ncpus, err;
+	long long nodes = -1;
+	int i, ncpus, err;
 
-	if (argc > 2 || (argc == 2 && !wq)) {
-		fprintf(stderr, "usage: lrutimer [-q]\n");
-		return 2;
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "-q")) {
+			wq = true;
+		} else if (!strcmp(argv[i], "-s")) {
+			spare = true;
+		} else {
+			fprintf(stderr, "usage: lrutimer [-q] [-s]\n");
+			return 2;
+		}
 	}
 	ncpus = libbpf_num_possible_cpus();
 	skel = lrutimer_bpf__open();
@@ -41,11 +49,18 @@ int main(int argc, char **argv)
 		fprintf(stderr, "lrutimer: cannot open the BPF object\n");
 		return 1;
 	}
-	prog = wq ? skel->progs.arm_wq : skel->progs.arm;
-	map = wq ? skel->maps.lru_wq : skel->maps.lru;
-	bpf_program__set_autoload(wq ? skel->progs.arm : skel->progs.arm_wq, false);
-	bpf_map__set_autocreate(wq ? skel->maps.lru : skel->maps.lru_wq, false);
-	bpf_map__set_max_entries(map, 4 * ncpus);
+	progs[0] = skel->progs.arm, maps[0] = skel->maps.lru;
+	progs[1] = skel->progs.arm_wq, maps[1] = skel->maps.lru_wq;
+	progs[2] = skel->progs.arm_spare, maps[2] = skel->maps.h;
+	progs[3] = skel->progs.arm_spare_wq, maps[3] = skel->maps.h_wq;
+	prog = progs[spare * 2 + wq];
+	map = maps[spare * 2 + wq];
+	for (i = 0; i < 4; i++) {
+		bpf_program__set_autoload(progs[i], progs[i] == prog);
+		bpf_map__set_autocreate(maps[i], maps[i] == map);
+	}
+	if (!spare)
+		bpf_map__set_max_entries(map, 4 * ncpus);
 	err = lrutimer_bpf__load(skel);
 	if (err) {
 		fprintf(stderr, "lrutimer: cannot load: %s\n", strerror(-err));
@@ -57,7 +72,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	bpf_obj_get_info_by_fd(bpf_map__fd(map), &info, &len);
-	nodes = bpfmem_fdinfo_value(bpf_map__fd(map), "lru_nodes");
+	if (!spare)
+		nodes = bpfmem_fdinfo_value(bpf_map__fd(map), "lru_nodes");
 	printf("lrutimer map_id %u stage %d key0_gone %d start_err %ld lru_nodes %lld retval %u\n",
 	       info.id, skel->bss->stage, skel->bss->key0_gone, skel->bss->start_err, nodes,
 	       opts.retval);

@@ -6,12 +6,16 @@
  * (debugfs bpf/mem_alloc), the memory cgroup's memory.current and kernel memory
  * (memory.stat "kernel"), and the churn speed before and after.
  *
- *   memshrink [-m NMAPS] [-n NKEYS] [-r ROUNDS] [-p drop|reclaim|none] [-t TIMEOUT]
- *             [-w FILE]
+ *   memshrink [-m NMAPS] [-n NKEYS] [-r ROUNDS] [-p drop|reclaim|none|orphan]
+ *             [-t TIMEOUT] [-w FILE] [-o CGROUP]
  *
  * -w FILE (with -p none): after the "before" line, wait until FILE exists (up to
  * 600 s) instead of for the caches, then report: the control of a run in
  * another cgroup that applies the pressure meanwhile.
+ * -p orphan -o CGROUP: after the "before" line, move to CGROUP (a sibling), remove
+ * our own cgroup (the maps live on, charged to its parent from then on) and write
+ * the parent's memory.reclaim: the caches of a removed memcg's maps must still be
+ * trimmed (memory.current is then the parent's).
  *
  * Run it in the memory cgroup to be measured. Output: "key value..." lines, see main().
  */
@@ -179,7 +183,7 @@ static void print_state(const char *tag, const struct state *st)
 int main(int argc, char **argv)
 {
 	long long cur0, cur1, kmem0, kmem1, trimmed;
-	const char *pressure = "drop", *waitfile = NULL;
+	const char *pressure = "drop", *waitfile = NULL, *movedir = NULL;
 	struct memshrink_bpf *skel;
 	struct state before, after;
 	int c, i, nkeys = 48, rounds = 5, timeout = 20, outer_fd;
@@ -194,14 +198,16 @@ int main(int argc, char **argv)
 		case 'p': pressure = optarg; break;
 		case 't': timeout = atoi(optarg); break;
 		case 'w': waitfile = optarg; break;
+		case 'o': movedir = optarg; break;
 		default:
 			fprintf(stderr, "usage: memshrink [-m NMAPS] [-n NKEYS] [-r ROUNDS] "
-				"[-p drop|reclaim|none] [-t TIMEOUT] [-w FILE]\n");
+				"[-p drop|reclaim|none|orphan] [-t TIMEOUT] [-w FILE] [-o CGROUP]\n");
 			return 2;
 		}
 	}
 	if (nmaps < 1 || nmaps > MAX_MAPS || nkeys < 1 || nkeys > 4096 || rounds < 1 ||
-	    (strcmp(pressure, "drop") && strcmp(pressure, "reclaim") && strcmp(pressure, "none"))) {
+	    (strcmp(pressure, "drop") && strcmp(pressure, "reclaim") && strcmp(pressure, "none") &&
+	     strcmp(pressure, "orphan")) || !strcmp(pressure, "orphan") != !movedir) {
 		fprintf(stderr, "memshrink: bad arguments\n");
 		return 2;
 	}
@@ -269,10 +275,22 @@ int main(int argc, char **argv)
 			fprintf(stderr, "memshrink: drop_caches: %s\n", strerror(-err));
 			return 1;
 		}
-	} else if (!strcmp(pressure, "reclaim")) {
-		char path[600];
+	} else if (!strcmp(pressure, "reclaim") || !strcmp(pressure, "orphan")) {
+		char path[600], pid[24];
 		int err;
 
+		if (movedir) {
+			snprintf(path, sizeof(path), "%s/cgroup.procs", movedir);
+			snprintf(pid, sizeof(pid), "%d", getpid());
+			err = bpfmem_write_file(path, pid);
+			if (!err && rmdir(wl_cgdir))
+				err = -errno;
+			if (err) {
+				fprintf(stderr, "memshrink: leaving %s: %s\n", wl_cgdir, strerror(-err));
+				return 1;
+			}
+			*strrchr(wl_cgdir, '/') = '\0';
+		}
 		snprintf(path, sizeof(path), "%s/memory.reclaim", wl_cgdir);
 		/* -EAGAIN: it reclaimed less than asked, which is expected here */
 		err = bpfmem_write_file(path, "64M");

@@ -1,0 +1,49 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+# In-guest: the cost of a tracing program's run, from the UPSTREAM selftests `bench`
+# trigger cases: a BPF driver calls a kernel function in a loop (task context,
+# preemptible on PREEMPT_RT) and an fentry/fexit/fmod_ret (trampoline) or kprobe
+# program counts the calls. On PREEMPT_RT with the series every trampoline run in
+# task context takes its per-CPU run lock (patch 12; uncontended here: one producer
+# per CPU); kprobe runs do not and are the reference.
+#
+#   sh /examples/bench-trig.sh [-w WARMUP_S] [-d DURATION_S] [-p PRODUCERS]
+#   Defaults: -w 1 -d 3 -p 1
+#
+# Host (bench is built by tests/selftests-build.sh without --no-bench):
+#   C=/var/cache/bpfmem/selftests/current/stage/selftests-bpf
+#   ./run exec --kernel rt --add $C --add $C/bench -- sh /examples/bench-trig.sh
+#
+# Output: "trig CASE PRODUCERS M_HITS_PER_S" per case ('#' lines are comments); a
+# failed case prints "FAILED CASE" and the script exits 1 after the others.
+B=${BENCH:-/usr/share/bpfmem/selftests-bpf/bench}
+w=1 d=3 p=1
+while [ $# -gt 0 ]; do
+	case "$1" in
+	-w) w=$2; shift 2 ;;
+	-d) d=$2; shift 2 ;;
+	-p) p=$2; shift 2 ;;
+	-h|--help) sed -n '3,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) echo "bench-trig.sh: unknown argument '$1'" >&2; exit 2 ;;
+	esac
+done
+[ -x "$B" ] || { echo "bench-trig.sh: no $B (tests/selftests-build.sh; --add its stage dir)" >&2; exit 1; }
+echo "# kernel $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs, bench -w $w -d $d -p $p"
+rc=0
+for c in trig-fentry trig-fexit trig-fmodret trig-kprobe; do
+	if ! (cd "$(dirname "$B")" && "$B" -w "$w" -d "$d" -p "$p" "$c") >/tmp/trig.out 2>&1; then
+		echo "FAILED $c"
+		sed 's/^/# /' /tmp/trig.out | tail -n 5
+		rc=1
+		continue
+	fi
+	# Summary: hits    1.234 ± 0.010M/s (  1.234M/prod)
+	h=$(sed -n 's/^Summary: hits *\([0-9.]*\) .*/\1/p' /tmp/trig.out)
+	if [ -z "$h" ]; then
+		echo "FAILED $c (no summary)"
+		rc=1
+		continue
+	fi
+	echo "trig $c $p $h"
+done
+exit $rc
