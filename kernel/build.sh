@@ -146,7 +146,14 @@ if [ "$(cat "$tree/.bpfmem-series" 2>/dev/null)" != "$series_key" ]; then
 		git -C "$scratch" am -q --whitespace=nowarn $patches ||
 			die "git am failed; see 'git -C $scratch am --show-current-patch'"
 	fi
-	[ "$fresh" = 1 ] || git -C "$tree" checkout -q -f --detach "$(git -C "$scratch" rev-parse HEAD)"
+	# A file `git am` wrote in the second the index was written is "racily clean":
+	# git keeps it marked as possibly changed, and the checkout below would rewrite
+	# it though its content is the same (linux/bpf.h, which nearly every object
+	# includes: a whole rebuild). Refresh first: git compares such files' content.
+	if [ "$fresh" = 0 ]; then
+		git -C "$tree" update-index -q --refresh >/dev/null || true
+		git -C "$tree" checkout -q -f --detach "$(git -C "$scratch" rev-parse HEAD)"
+	fi
 	git -C "$tree" clean -q -fdx -e .bpfmem-series -e '/build-*'
 	echo "$series_key" >"$tree/.bpfmem-series"
 fi
