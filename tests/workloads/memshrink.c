@@ -190,7 +190,7 @@ int main(int argc, char **argv)
 	unsigned long long fail0, fail1, fail2, ops_per_round;
 	double speed0, speed1, t;
 
-	while ((c = getopt(argc, argv, "m:n:r:p:t:w:h")) != -1) {
+	while ((c = getopt(argc, argv, "m:n:r:p:t:w:o:h")) != -1) {
 		switch (c) {
 		case 'm': nmaps = atoi(optarg); break;
 		case 'n': nkeys = atoi(optarg); break;
@@ -207,7 +207,7 @@ int main(int argc, char **argv)
 	}
 	if (nmaps < 1 || nmaps > MAX_MAPS || nkeys < 1 || nkeys > 4096 || rounds < 1 ||
 	    (strcmp(pressure, "drop") && strcmp(pressure, "reclaim") && strcmp(pressure, "none") &&
-	     strcmp(pressure, "orphan")) || !strcmp(pressure, "orphan") != !movedir) {
+	     strcmp(pressure, "orphan")) || !strcmp(pressure, "orphan") != !!movedir) {
 		fprintf(stderr, "memshrink: bad arguments\n");
 		return 2;
 	}
@@ -290,6 +290,11 @@ int main(int argc, char **argv)
 				return 1;
 			}
 			*strrchr(wl_cgdir, '/') = '\0';
+			/* rmdir returns before the memcg goes offline (after an RCU
+			 * grace period, from a worker): reclaim meanwhile would still
+			 * find it online, with its own shrinker bits
+			 */
+			sleep(2);
 		}
 		snprintf(path, sizeof(path), "%s/memory.reclaim", wl_cgdir);
 		/* -EAGAIN: it reclaimed less than asked, which is expected here */
