@@ -34,6 +34,11 @@ for p in none drop reclaim; do
 	f0=$(v $T/$p speed failures_before) f1=$(v $T/$p speed failures_after)
 	[ -n "$f0" ] && [ -n "$f1" ] && [ "$f1" -le $((f0 + $(v $T/$p speed ops_per_round) / 100)) ]
 	ok $? "$p: no more failed BPF updates (empty per-CPU cache) after than before ($f1 vs $f0)"
+	# the rounds after the pressure refill the caches; on PREEMPT_RT only between runs
+	# (a raw_tp test run is not preemptible, the refill irq_work is a kthread there)
+	wr=$(v $T/$p speed refill_rounds)
+	[ -n "$wr" ] && [ "$wr" -le 20 ]
+	ok $? "$p: the caches refilled within 20 rounds after the pressure ($wr, $(v $T/$p speed failures_refill) failed updates meanwhile)"
 	if [ $p = none ]; then
 		[ -n "$over" ] && [ "$over" -gt 0 ] && [ "$sh1" = "$sh0" ]
 		ok $? "none: without pressure the caches stay above the low watermark (max $over over, shrunk $sh0 -> $sh1)"

@@ -119,11 +119,26 @@ ok 0 "$name ran: $sum (exit $rc, ${secs}s)"
 
 # the known (vanilla) failures: "NAME  # reason"
 sed -E '/^#/d; s/[[:space:]]+#.*$//; /^[[:space:]]*$/d' "$known" | sort -u >/tmp/up.known
+# tests that fail at random on the patched kernel of a flavour, with the reason and the
+# measured rates (SUITE-FLAVOUR.flaky, same format): a failure of one is rerun alone,
+# up to twice, and passes if a rerun passes; it is printed as FLAKY, never hidden
+flaky=${known%.known}.flaky
+sed -E '/^#/d; s/[[:space:]]+#.*$//; /^[[:space:]]*$/d' "$flaky" 2>/dev/null | sort -u >/tmp/up.flaky
+rerun() {
+	for reruns in 1 2; do
+		./test_progs -a "$1" >/tmp/up.rerun 2>&1 && return 0
+	done
+	return 1
+}
 n_new=0
 while IFS= read -r t; do
 	if grep -qxF "$t" /tmp/up.known; then
 		reason=$(awk -v t="$t" -F '  # ' '$1 == t { print $2; exit }' "$known")
 		ok 0 "$name: $t fails on vanilla too # SKIP known: $reason"
+	elif [ "$name" = test_progs ] && grep -qxF "$t" /tmp/up.flaky && rerun "$t"; then
+		reason=$(awk -v t="$t" -F '  # ' '$1 == t { print $2; exit }' "$flaky")
+		echo "# $name: FLAKY $t failed, then passed on rerun $reruns ($flaky)"
+		ok 0 "$name: $t failed, passed on rerun $reruns # SKIP flaky on $kernel: $reason"
 	else
 		n_new=$((n_new + 1))
 		ok 1 "$name: $t FAILED, and it is not a known vanilla failure ($known)"
