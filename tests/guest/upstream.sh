@@ -119,7 +119,7 @@ ok 0 "$name ran: $sum (exit $rc, ${secs}s)"
 
 # the known (vanilla) failures: "NAME  # reason"
 sed -E '/^#/d; s/[[:space:]]+#.*$//; /^[[:space:]]*$/d' "$known" | sort -u >/tmp/up.known
-# tests that fail at random on the patched kernel of a flavour, with the reason and the
+# tests that fail at random on the kernels of a flavour, with the reason and the
 # measured rates (SUITE-FLAVOUR.flaky, same format): a failure of one is rerun alone,
 # up to twice, and passes if a rerun passes; it is printed as FLAKY, never hidden
 flaky=${known%.known}.flaky
