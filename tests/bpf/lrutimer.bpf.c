@@ -175,34 +175,14 @@ int arm_spare_wq(struct __sk_buff *skb)
 SEC("tc")
 int arm(struct __sk_buff *skb)
 {
-	struct val *v = evict_key0(&lru);
-
-	if (!v)
-		return 1;
-	if (bpf_timer_init(&v->t, &lru, CLOCK_MONOTONIC))
-		return 1;
-	stage = 4;
-	bpf_timer_set_callback(&v->t, timer_cb);
-	/* an hour: only cancelling it ends it */
-	start_err = bpf_timer_start(&v->t, 3600ULL * 1000000000ULL, 0);
-	stage = 5;
-	return 0;
+	return arm_timer(evict_key0(&lru), &lru);
 }
 
 /* A bpf_wq with its callback set holds the program as an armed timer does */
 SEC("tc")
 int arm_wq(struct __sk_buff *skb)
 {
-	struct wval *v = evict_key0(&lru_wq);
-
-	if (!v)
-		return 1;
-	if (bpf_wq_init(&v->w, &lru_wq, 0))
-		return 1;
-	stage = 4;
-	start_err = bpf_wq_set_callback_impl(&v->w, wq_cb, 0, NULL);
-	stage = 5;
-	return 0;
+	return arm_wq_in(evict_key0(&lru_wq), &lru_wq);
 }
 
 char LICENSE[] SEC("license") = "GPL";
