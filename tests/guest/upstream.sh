@@ -126,7 +126,7 @@ flaky=${known%.known}.flaky
 sed -E '/^#/d; s/[[:space:]]+#.*$//; /^[[:space:]]*$/d' "$flaky" 2>/dev/null | sort -u >/tmp/up.flaky
 rerun() {
 	for reruns in 1 2; do
-		./test_progs -a "$1" >/tmp/up.rerun 2>&1 && return 0
+		./test_progs -a "$1" </dev/null >/tmp/up.rerun 2>&1 && return 0
 	done
 	return 1
 }
