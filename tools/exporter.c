@@ -10,11 +10,18 @@
  * and run counts from BPF_ENABLE_STATS, held only while the exporter runs (as bpftop).
  * A scrape collects afresh, or reuses a collection younger than --interval.
  *
- * Server: one thread, poll(); at most MAX_CONNS connections (more get 503), one
- * request per connection (Connection: close), the whole request within
- * READ_TIMEOUT_S seconds and BPFMEM_HTTP_MAX_REQUEST bytes (else 408/431), the
- * response within WRITE_TIMEOUT_S. Each response is built completely in memory,
- * with Content-Length, before its first byte is sent. SIGINT/SIGTERM: exit 0.
+ * Server: one thread on a libevent (libevent_core) loop: listener, buffered
+ * connections, timers, signals; the request parser is tools/lib/http.c. At most
+ * MAX_CONNS connections (more get 503), one request per connection (Connection:
+ * close), the whole request within READ_TIMEOUT_S seconds (a deadline, not an idle
+ * timeout) and BPFMEM_HTTP_MAX_REQUEST bytes (else 408/431), the response within
+ * WRITE_TIMEOUT_S. Each response is built completely in memory, with Content-Length,
+ * before its first byte is sent. SIGINT/SIGTERM: exit 0.
+ * Not evhttp (libevent_extra): libevent 2.1.12 (Debian 12) has no connection cap
+ * (evhttp_set_max_connections came in 2.2), answers a method it does not allow with
+ * 501 and an oversized header with 400, sends nothing on a read timeout, and its
+ * timeouts are idle timeouts, so a client that sends a header line every 2 s holds a
+ * connection as long as it likes (measured: docs/exporter.md).
  *
  * Schema: the map families are those of `bpfmem maps --prometheus` (tools/lib/prom.c:
  * per-map series labelled only by what a map keeps for its life, its memcg and owners
@@ -31,16 +38,18 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <netinet/in.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 #include <sys/socket.h>
+#include <event2/buffer.h>
+#include <event2/bufferevent.h>
+#include <event2/event.h>
+#include <event2/listener.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
@@ -88,21 +97,35 @@ static int status_idx(int status)
 	return 1;	/* none other is answered */
 }
 
-static void usage(FILE *f)
+static const struct bpfmem_opt opts[] = {
+	{ 'l', "listen", "ADDR:PORT", "address to listen on (default " DEFAULT_LISTEN "; IPv6 as\n"
+	  "[ADDR]:PORT); a non-loopback address only when given" },
+	{ 'i', "interval", "S", "reuse a collection for S seconds (default 0: collect\n"
+	  "on every scrape)" },
+	{},
+};
+
+static int parse_opt(int key, const char *arg, void *ctx)
 {
-	fprintf(f,
-		"Usage: bpfmem exporter [--listen ADDR:PORT] [--interval S] [-v]\n"
-		"Serves BPF map memory, allocator caches and program run time as Prometheus\n"
-		"metrics: GET /metrics (text 0.0.4, OpenMetrics 1.0 if Accept asks), GET / index.\n\n"
-		"  -l, --listen ADDR:PORT  address to listen on (default %s; IPv6 as\n"
-		"                          [ADDR]:PORT); a non-loopback address only when given\n"
-		"  -i, --interval S        reuse a collection for S seconds (default 0: collect\n"
-		"                          on every scrape)\n"
-		"  -v, --verbose           libbpf debug output\n"
-		"  -h, --help              this help\n"
-		"Program run time and counts: BPF_ENABLE_STATS is held while the exporter runs.\n",
-		DEFAULT_LISTEN);
+	switch (key) {
+	case 'l':
+		env.listen = arg;
+		return 0;
+	case 'i':
+		return bpfmem_parse_seconds(arg, &env.interval);
+	}
+	return -EINVAL;
 }
+
+static const struct bpfmem_cli cli = {
+	.usage = "[--listen ADDR:PORT] [--interval S] [-v]",
+	.doc = "Serves BPF map memory, allocator caches and program run time as Prometheus\n"
+	       "metrics: GET /metrics (text 0.0.4, OpenMetrics 1.0 if Accept asks), GET / index.",
+	.epilog = "Program run time and counts: BPF_ENABLE_STATS is held while the exporter runs.",
+	.opts = opts,
+	.parse = parse_opt,
+	.verbose = &env.verbose,
+};
 
 /* "A.B.C.D:PORT" or "[V6]:PORT" */
 static int parse_listen(const char *s, struct sockaddr_storage *ss, socklen_t *len)
@@ -250,34 +273,57 @@ static void render(struct bpfmem_buf *body, bool om)
 	bpfmem_prom_end(&w);
 }
 
-/* ---- server ---- */
+/* ---- server (libevent: listener, buffered connections, timers, signals) ---- */
 
 enum conn_state { C_READ, C_WRITE, C_LINGER };
 
 struct conn {
-	int fd;
+	struct bufferevent *bev;
+	struct event *deadline;	/* the current state's time limit */
 	enum conn_state state;
-	char in[BPFMEM_HTTP_MAX_REQUEST];
-	size_t in_len;
-	struct bpfmem_buf out;
-	size_t out_off;
-	double deadline;
+	struct conn *prev, *next;
 };
 
-static struct conn *conns[MAX_CONNS];
+static struct event_base *base;
+static struct evconnlistener *listener;
+static struct event *accept_retry;
+static struct conn *conns;	/* all open connections, for the cap and the exit */
 static int n_conns;
 
-static void respond_error(struct conn *c, int status)
+static void conn_close(struct conn *c)
+{
+	if (c->prev)
+		c->prev->next = c->next;
+	else
+		conns = c->next;
+	if (c->next)
+		c->next->prev = c->prev;
+	n_conns--;
+	event_free(c->deadline);
+	bufferevent_free(c->bev);	/* closes the socket (BEV_OPT_CLOSE_ON_FREE) */
+	free(c);
+}
+
+static void set_deadline(struct conn *c, enum conn_state state, double s)
+{
+	struct timeval tv = { .tv_sec = (time_t)s,
+			      .tv_usec = (suseconds_t)((s - (time_t)s) * 1e6) };
+
+	c->state = state;
+	evtimer_add(c->deadline, &tv);
+}
+
+static void respond_error(struct bpfmem_buf *out, int status)
 {
 	char body[64];
 	int n = snprintf(body, sizeof(body), "%d %s\n", status, bpfmem_http_reason(status));
 
 	st.requests[status_idx(status)]++;
-	bpfmem_http_response(&c->out, status, "text/plain; charset=utf-8", body, n, false,
+	bpfmem_http_response(out, status, "text/plain; charset=utf-8", body, n, false,
 			     status == 405 ? "Allow: GET, HEAD\r\n" : NULL);
 }
 
-static void respond(struct conn *c, const struct bpfmem_http_req *req)
+static void respond(struct bpfmem_buf *out, const struct bpfmem_http_req *req)
 {
 	bool head = req->method == BPFMEM_HTTP_HEAD;
 	struct bpfmem_buf body = {};
@@ -287,10 +333,10 @@ static void respond(struct conn *c, const struct bpfmem_http_req *req)
 			collect();
 		render(&body, req->openmetrics);
 		if (body.oom) {
-			respond_error(c, 500);
+			respond_error(out, 500);
 		} else {
 			st.requests[0]++;
-			bpfmem_http_response(&c->out, 200, req->openmetrics ? BPFMEM_OM_CTYPE :
+			bpfmem_http_response(out, 200, req->openmetrics ? BPFMEM_OM_CTYPE :
 					     BPFMEM_PROM_CTYPE, body.p, body.len, head, NULL);
 		}
 	} else if (!strcmp(req->path, "/")) {
@@ -298,106 +344,163 @@ static void respond(struct conn *c, const struct bpfmem_http_req *req)
 			"bpfmem exporter " BPFMEM_VERSION ": BPF map memory, allocator caches and program cost at /metrics\n";
 
 		st.requests[0]++;
-		bpfmem_http_response(&c->out, 200, "text/plain; charset=utf-8", index_line,
+		bpfmem_http_response(out, 200, "text/plain; charset=utf-8", index_line,
 				     sizeof(index_line) - 1, head, NULL);
 	} else {
-		respond_error(c, 404);
+		respond_error(out, 404);
 	}
 	bpfmem_buf_free(&body);
 }
 
-static void conn_close(int i)
+/* READ: parse what came so far; a whole request (or a bad one) is answered */
+static void on_read(struct bufferevent *bev, void *arg)
 {
-	close(conns[i]->fd);
-	bpfmem_buf_free(&conns[i]->out);
-	free(conns[i]);
-	conns[i] = conns[--n_conns];
-}
+	struct evbuffer *in = bufferevent_get_input(bev);
+	struct conn *c = arg;
+	struct bpfmem_http_req req;
+	struct bpfmem_buf out = {};
+	size_t len = evbuffer_get_length(in);
+	int ret;
 
-static void to_write(struct conn *c)
-{
-	c->state = C_WRITE;
-	c->deadline = bpfmem_mono_s() + WRITE_TIMEOUT_S;
-	if (c->out.oom) {	/* not even the response fits: just close */
-		c->out.len = 0;
+	if (c->state != C_READ) {	/* bytes after the request: dropped */
+		evbuffer_drain(in, len);
+		return;
 	}
+	ret = bpfmem_http_parse((const char *)evbuffer_pullup(in, -1), len, &req);
+	if (ret == -EAGAIN)
+		return;	/* the read watermark stops at BPFMEM_HTTP_MAX_REQUEST: 431 */
+	evbuffer_drain(in, len);
+	if (ret)
+		respond_error(&out, ret);
+	else
+		respond(&out, &req);
+	/* not even the response fits in memory: just close */
+	if (out.oom || !out.len || bufferevent_write(bev, out.p, out.len)) {
+		bpfmem_buf_free(&out);
+		conn_close(c);
+		return;
+	}
+	bpfmem_buf_free(&out);
+	set_deadline(c, C_WRITE, WRITE_TIMEOUT_S);
 }
 
-static void accept_all(int lfd)
+/* the output buffer is empty: the response is sent */
+static void on_written(struct bufferevent *bev, void *arg)
 {
-	for (;;) {
-		int fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);
-		struct conn *c;
+	struct conn *c = arg;
 
-		if (fd < 0)
-			return;	/* EAGAIN, or a connection that died in the backlog */
-		if (n_conns == MAX_CONNS || !(c = calloc(1, sizeof(*c)))) {
-			static const char busy[] = "HTTP/1.1 503 Service Unavailable\r\n"
-				"Content-Type: text/plain; charset=utf-8\r\nContent-Length: 24\r\n"
-				"Connection: close\r\n\r\n503 Service Unavailable\n";
+	if (c->state != C_WRITE)
+		return;
+	/* FIN, then drain what the client still sends for a moment, so that unread
+	 * request bytes do not turn our close into a RST that could destroy the
+	 * response before the client read it
+	 */
+	shutdown(bufferevent_getfd(bev), SHUT_WR);
+	set_deadline(c, C_LINGER, LINGER_S);
+}
 
-			st.rejected++;
-			st.requests[status_idx(503)]++;
-			if (send(fd, busy, sizeof(busy) - 1, MSG_NOSIGNAL | MSG_DONTWAIT) < 0 &&
-			    env.verbose)
-				bpfmem_err("503 to a connection over the limit: %s", strerror(errno));
-			close(fd);
-			continue;
+static void on_event(struct bufferevent *bev, short what, void *arg)
+{
+	struct conn *c = arg;
+
+	/* a client that half-closes after its request still gets the response */
+	if (c->state == C_WRITE && (what & BEV_EVENT_EOF))
+		return;
+	/* closed before a whole request (no answer), after the response, or an error */
+	conn_close(c);
+}
+
+static void on_deadline(evutil_socket_t fd, short what, void *arg)
+{
+	struct conn *c = arg;
+
+	if (c->state == C_READ) {
+		/* slow client: 408, best effort, and it is gone */
+		struct bpfmem_buf b = {};
+
+		st.timeouts++;
+		st.requests[status_idx(408)]++;
+		bpfmem_http_response(&b, 408, "text/plain; charset=utf-8",
+				     "408 Request Timeout\n", 20, false, NULL);
+		if (!b.oom)
+			send(bufferevent_getfd(c->bev), b.p, b.len, MSG_NOSIGNAL | MSG_DONTWAIT);
+		bpfmem_buf_free(&b);
+	} else if (c->state == C_WRITE) {
+		st.timeouts++;
+	}
+	conn_close(c);
+}
+
+static void on_accept(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
+		      int salen, void *arg)
+{
+	struct conn *c = NULL;
+
+	if (n_conns < MAX_CONNS && (c = calloc(1, sizeof(*c)))) {
+		c->bev = bufferevent_socket_new(base, fd, BEV_OPT_CLOSE_ON_FREE);
+		c->deadline = evtimer_new(base, on_deadline, c);
+		if (!c->bev || !c->deadline) {
+			if (c->bev)
+				bufferevent_free(c->bev);	/* and fd */
+			else
+				close(fd);
+			if (c->deadline)
+				event_free(c->deadline);
+			free(c);
+			return;
 		}
-		c->fd = fd;
-		c->state = C_READ;
-		c->deadline = bpfmem_mono_s() + READ_TIMEOUT_S;
-		conns[n_conns++] = c;
+		c->next = conns;
+		if (conns)
+			conns->prev = c;
+		conns = c;
+		n_conns++;
+		bufferevent_setcb(c->bev, on_read, on_written, on_event, c);
+		/* at most a whole request buffered: more is a 431 */
+		bufferevent_setwatermark(c->bev, EV_READ, 0, BPFMEM_HTTP_MAX_REQUEST);
+		bufferevent_enable(c->bev, EV_READ | EV_WRITE);
+		set_deadline(c, C_READ, READ_TIMEOUT_S);
+		return;
+	}
+	{
+		static const char busy[] = "HTTP/1.1 503 Service Unavailable\r\n"
+			"Content-Type: text/plain; charset=utf-8\r\nContent-Length: 24\r\n"
+			"Connection: close\r\n\r\n503 Service Unavailable\n";
+
+		st.rejected++;
+		st.requests[status_idx(503)]++;
+		if (send(fd, busy, sizeof(busy) - 1, MSG_NOSIGNAL | MSG_DONTWAIT) < 0 &&
+		    env.verbose)
+			bpfmem_err("503 to a connection over the limit: %s", strerror(errno));
+		close(fd);
 	}
 }
 
-/* progress on connection @i; false when it is done (closed by the caller) */
-static bool conn_io(struct conn *c, short revents)
+/* accept failed (EMFILE, ENOBUFS...): pause accepting for a moment, no busy loop */
+static void on_accept_error(struct evconnlistener *l, void *arg)
 {
-	if (c->state == C_READ && (revents & (POLLIN | POLLHUP | POLLERR))) {
-		struct bpfmem_http_req req;
-		ssize_t n = recv(c->fd, c->in + c->in_len, sizeof(c->in) - c->in_len, 0);
-		int ret;
+	static const struct timeval pause = { .tv_usec = 100000 };
 
-		if (n < 0)
-			return errno == EAGAIN || errno == EINTR;
-		if (n == 0)
-			return false;	/* closed before a whole request: no answer */
-		c->in_len += n;
-		ret = bpfmem_http_parse(c->in, c->in_len, &req);
-		if (ret == -EAGAIN)
-			return true;
-		if (ret)
-			respond_error(c, ret);
-		else
-			respond(c, &req);
-		to_write(c);
-	}
-	if (c->state == C_WRITE) {
-		while (c->out_off < c->out.len) {
-			ssize_t n = send(c->fd, c->out.p + c->out_off, c->out.len - c->out_off,
-					 MSG_NOSIGNAL);
+	if (env.verbose)
+		bpfmem_err("accept: %s", strerror(errno));
+	evconnlistener_disable(l);
+	evtimer_add(accept_retry, &pause);
+}
 
-			if (n < 0)
-				return errno == EAGAIN || errno == EINTR;
-			c->out_off += n;
-		}
-		/* all sent: FIN, then drain what the client still sends for a moment, so
-		 * that unread request bytes do not turn our close into a RST that could
-		 * destroy the response before the client read it
-		 */
-		shutdown(c->fd, SHUT_WR);
-		c->state = C_LINGER;
-		c->deadline = bpfmem_mono_s() + LINGER_S;
-		return true;
-	}
-	if (c->state == C_LINGER && (revents & (POLLIN | POLLHUP | POLLERR))) {
-		char sink[4096];
-		ssize_t n = recv(c->fd, sink, sizeof(sink), 0);
+static void on_accept_retry(evutil_socket_t fd, short what, void *arg)
+{
+	evconnlistener_enable(listener);
+}
 
-		return n > 0 || (n < 0 && (errno == EAGAIN || errno == EINTR));
-	}
-	return true;
+static void on_signal(evutil_socket_t sig, short what, void *arg)
+{
+	bpfmem_exiting = 1;
+	event_base_loopbreak(base);
+}
+
+static void on_libevent_log(int severity, const char *msg)
+{
+	if (env.verbose || severity >= EVENT_LOG_ERR)
+		bpfmem_err("libevent: %s", msg);
 }
 
 static int listen_on(void)
@@ -422,93 +525,54 @@ static int listen_on(void)
 	return fd;
 }
 
-static void serve(int lfd)
+/* 0 when the loop ended on SIGINT/SIGTERM */
+static int serve(int lfd)
 {
-	struct pollfd pfd[MAX_CONNS + 1];
-	sigset_t block, old;
-	int i;
+	struct event *sigint, *sigterm;
+	int ret = -ENOMEM;
 
-	sigemptyset(&block);
-	sigaddset(&block, SIGINT);
-	sigaddset(&block, SIGTERM);
-	sigprocmask(SIG_BLOCK, &block, &old);
-	while (!bpfmem_exiting) {
-		double t = bpfmem_mono_s(), next = t + 3600;
-		struct timespec ts;
-
-		/* deadlines: a request or response not done in time ends its connection */
-		for (i = 0; i < n_conns; i++) {
-			if (conns[i]->deadline > t) {
-				if (conns[i]->deadline < next)
-					next = conns[i]->deadline;
-				continue;
-			}
-			if (conns[i]->state == C_READ) {
-				/* slow client: 408, best effort, and it is gone */
-				struct bpfmem_buf b = {};
-
-				st.timeouts++;
-				st.requests[status_idx(408)]++;
-				bpfmem_http_response(&b, 408, "text/plain; charset=utf-8",
-						     "408 Request Timeout\n", 20, false, NULL);
-				if (!b.oom)
-					send(conns[i]->fd, b.p, b.len, MSG_NOSIGNAL | MSG_DONTWAIT);
-				bpfmem_buf_free(&b);
-			} else if (conns[i]->state == C_WRITE) {
-				st.timeouts++;
-			}
-			conn_close(i--);
-		}
-		pfd[0] = (struct pollfd){ .fd = lfd, .events = POLLIN };
-		for (i = 0; i < n_conns; i++)
-			pfd[i + 1] = (struct pollfd){ .fd = conns[i]->fd,
-				.events = conns[i]->state == C_WRITE ? POLLOUT : POLLIN };
-		t = next - bpfmem_mono_s();
-		if (t < 0)
-			t = 0;
-		ts.tv_sec = (time_t)t;
-		ts.tv_nsec = (long)((t - ts.tv_sec) * 1e9);
-		if (ppoll(pfd, n_conns + 1, &ts, &old) < 0) {
-			if (errno == EINTR)
-				continue;
-			bpfmem_err("poll: %s", strerror(errno));
-			break;
-		}
-		/* connections first (pfd[i + 1] is conns[i] as polled), then new ones */
-		for (i = n_conns - 1; i >= 0; i--)
-			if (pfd[i + 1].revents && !conn_io(conns[i], pfd[i + 1].revents))
-				conn_close(i);
-		if (pfd[0].revents & POLLIN)
-			accept_all(lfd);
+	listener = evconnlistener_new(base, on_accept, NULL,
+				      LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC, 0, lfd);
+	accept_retry = evtimer_new(base, on_accept_retry, NULL);
+	sigint = evsignal_new(base, SIGINT, on_signal, NULL);
+	sigterm = evsignal_new(base, SIGTERM, on_signal, NULL);
+	if (!listener || !accept_retry || !sigint || !sigterm ||
+	    evsignal_add(sigint, NULL) || evsignal_add(sigterm, NULL)) {
+		bpfmem_err("libevent: cannot set up the server");
+		if (!listener)
+			close(lfd);
+		goto out;
 	}
-	sigprocmask(SIG_SETMASK, &old, NULL);
+	evconnlistener_set_error_cb(listener, on_accept_error);
+	if (bpfmem_exiting) {	/* a signal before the loop's handlers */
+		ret = 0;
+		goto out;
+	}
+	fprintf(stderr, "bpfmem exporter: listening on http://%s/metrics\n", env.listen);
+	ret = event_base_dispatch(base) < 0 ? -EIO : 0;
+	if (ret)
+		bpfmem_err("libevent: event loop failed");
+out:
+	while (conns)
+		conn_close(conns);
+	if (listener)
+		evconnlistener_free(listener);	/* and lfd */
+	if (accept_retry)
+		event_free(accept_retry);
+	if (sigint)
+		event_free(sigint);
+	if (sigterm)
+		event_free(sigterm);
+	return ret;
 }
 
 int cmd_exporter(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "listen", required_argument, NULL, 'l' },
-		{ "interval", required_argument, NULL, 'i' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{},
-	};
-	int c, lfd;
+	int lfd, ret;
 
-	while ((c = getopt_long(argc, argv, "l:i:vh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'l': env.listen = optarg; break;
-		case 'i':
-			if (bpfmem_parse_seconds(optarg, &env.interval))
-				return 2;
-			break;
-		case 'v': env.verbose = true; break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
-		}
-	}
-	if (bpfmem_no_operands(argc, argv))
-		return 2;
+	ret = bpfmem_cli_parse(&cli, argc, argv);
+	if (ret)
+		return ret < 0 ? 0 : ret;
 	{	/* bad input first: one line, exit 2 */
 		struct sockaddr_storage ss;
 		socklen_t len;
@@ -516,27 +580,34 @@ int cmd_exporter(int argc, char **argv)
 		if (parse_listen(env.listen, &ss, &len))
 			return 2;
 	}
-	bpfmem_setup_signals();
+	bpfmem_setup_signals();	/* until the loop's own handlers take over */
 	if (bpfmem_collector_init(env.verbose, "maps"))
 		return 1;
-	lfd = listen_on();
-	if (lfd < 0)
+	event_set_log_callback(on_libevent_log);
+	base = event_base_new();
+	if (!base) {
+		bpfmem_err("libevent: cannot create an event base");
 		return 1;
+	}
+	/* a client gone mid-response is an EPIPE for libevent's writev(), not a signal */
+	signal(SIGPIPE, SIG_IGN);
+	lfd = listen_on();
+	if (lfd < 0) {
+		event_base_free(base);
+		return 1;
+	}
 	st.maps.series = bpfmem_series_present();
 	bpfmem_maps_open(env.verbose);	/* or a note, and the collection does without */
 	st.stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
 	if (st.stats_fd < 0)
 		bpfmem_err("BPF_ENABLE_STATS refused (%s): program run time and counts stay 0",
 			   strerror(errno));
-	fprintf(stderr, "bpfmem exporter: listening on http://%s/metrics\n", env.listen);
-	serve(lfd);
-	while (n_conns)
-		conn_close(n_conns - 1);
-	close(lfd);
+	ret = serve(lfd);
+	event_base_free(base);
 	if (st.stats_fd >= 0)
 		close(st.stats_fd);
 	bpfmem_maps_close();
 	bpfmem_maps_free(&st.maps);
 	bpfmem_progs_free(&st.progs);
-	return 0;
+	return ret ? 1 : 0;
 }

@@ -48,7 +48,6 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -110,48 +109,42 @@ static struct {
 	unsigned long long hist_prev[2 * FLOW_HIST_SLOTS];	/* -H: sums at the last read */
 } st;
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"Usage: bpfmem flows [-i SECONDS] [-d SECONDS] [-T N] [-s tx|rx|all] [-4|-6]\n"
-		"                    [--proto tcp|udp] [-p PID] [-c CGROUP_PATH] [--closed]\n"
-		"                    [--idle SECONDS] [--max-entries N] [--ringbuf BYTES]\n"
-		"                    [--hook fentry|kprobe] [-H] [-j] [-v]\n"
-		"Count TCP and UDP payload bytes and packets per flow (IPv4 and IPv6) in a\n"
-		"non-preallocated hash map holding only live flows.\n\n"
-		"  -i, --interval S    print every S seconds (default 1)\n"
-		"  -d, --duration S    stop after S seconds (default: until Ctrl-C)\n"
-		"  -T, --top N         rows per interval (default 20, 0: all)\n"
-		"  -s, --sort KEY      tx, rx or all (default all: tx+rx bytes)\n"
-		"  -4, -6              IPv4 or IPv6 sockets only\n"
-		"  --proto P           tcp or udp only\n"
-		"  -p, --pid PID       flows owned by PID (first process that sent/received)\n"
-		"  -c, --cgroup PATH   sockets created in this cgroup v2 or its descendants\n"
-		"  --closed            print each closed flow's final counts (like tcplife)\n"
-		"  --idle S            report and evict UDP flows idle for S s (default 60)\n"
-		"  --max-entries N     size of the flow map (default 10240)\n"
-		"  --ringbuf BYTES     closed-flow ring buffer, power of 2 >= 4096 (default 512 KiB,\n"
-		"                      ~3800 closed flows); read when half full and every interval\n"
-		"  --hook H            fentry (default when available) or kprobe\n"
-		"  -H, --histogram     log2 histograms of the payload bytes of each send and\n"
-		"                      receive call, per interval (all processes, also with -p)\n"
-		"  -j, --json          JSON, one object a line (full schema: tools/flows.c):\n"
-		"        {\"type\":\"start\",\"hook\",\"max_entries\",\"ringbuf\"}\n"
-		"        {\"type\":\"interval\",\"time\",\"ts\",\"live_flows\",\"map_elements\",\"closed_flows\",\n"
-		"         \"dropped\":{\"map_full\",\"alloc\",\"ringbuf\",\"args\"},\"flows\":[FLOW...]}\n"
-		"        {\"type\":\"closed\",\"reason\":\"tcp_close|udp_destroy|udp_idle\",FLOW...}  (--closed)\n"
-		"        {\"type\":\"summary\",\"hook\",\"intervals\",\"max_live_flows\",\"closed_flows\",\n"
-		"         \"close_walks\",\"dropped\",\"maps\":[{\"name\",\"memlock\",\"elements\",...}]}\n"
-		"        FLOW: \"netns\",\"family\",\"proto\",\"laddr\",\"lport\",\"raddr\",\"rport\",\"pid\",\"comm\",\n"
-		"         \"tx_bytes\",\"rx_bytes\",\"tx_packets\",\"rx_packets\" (interval), the same with\n"
-		"         _total (since the flow began), \"age_ms\",\"idle_ms\"\n"
-		"  -v, --verbose       libbpf debug output\n"
-		"  -h, --help          this help\n"
-		"Flows: one per socket and peer (loopback shows both ends); bytes are payload from\n"
-		"send/recv return values, packets are IP packets (GSO/GRO segments counted).\n"
-		"Exit status: 0, 1 error, 2 bad arguments, 3 events were dropped (map full, ring\n"
-		"buffer full, allocation failure): the counts are incomplete.\n");
-}
+enum { OPT_PROTO = 256, OPT_CLOSED, OPT_IDLE, OPT_MAX_ENTRIES, OPT_RINGBUF, OPT_HOOK };
+
+static const struct bpfmem_opt opts[] = {
+	{ 'i', "interval", "S", "print every S seconds (default 1)" },
+	{ 'd', "duration", "S", "stop after S seconds (default: until Ctrl-C)" },
+	{ 'T', "top", "N", "rows per interval (default 20, 0: all)" },
+	{ 's', "sort", "KEY", "tx, rx or all (default all: tx+rx bytes)" },
+	{ '4', NULL, NULL, "IPv4 sockets only" },
+	{ '6', NULL, NULL, "IPv6 sockets only" },
+	{ OPT_PROTO, "proto", "P", "tcp or udp only" },
+	{ 'p', "pid", "PID", "flows owned by PID (first process that sent/received)" },
+	{ 'c', "cgroup", "PATH", "sockets created in this cgroup v2 or its descendants" },
+	{ OPT_CLOSED, "closed", NULL, "print each closed flow's final counts (like tcplife)" },
+	{ OPT_IDLE, "idle", "S", "report and evict UDP flows idle for S s (default 60)" },
+	{ OPT_MAX_ENTRIES, "max-entries", "N", "size of the flow map (default 10240)" },
+	{ OPT_RINGBUF, "ringbuf", "BYTES", "closed-flow ring buffer, power of 2 >= 4096 (default\n"
+	  "512 KiB, ~3800 closed flows); read when half full and every\ninterval" },
+	{ OPT_HOOK, "hook", "H", "fentry (default when available) or kprobe" },
+	{ 'H', "histogram", NULL, "log2 histograms of the payload bytes of each send and\n"
+	  "receive call, per interval (all processes, also with -p)" },
+	{ 'j', "json", NULL, "JSON, one object a line (full schema: tools/flows.c):\n"
+	  "{\"type\":\"start\",\"hook\",\"max_entries\",\"ringbuf\"}\n"
+	  "{\"type\":\"interval\",\"time\",\"ts\",\"live_flows\",\n"
+	  " \"map_elements\",\"closed_flows\",\"dropped\":{\"map_full\",\n"
+	  " \"alloc\",\"ringbuf\",\"args\"},\"flows\":[FLOW...]}\n"
+	  "{\"type\":\"closed\",\"reason\":\"tcp_close|udp_destroy|udp_idle\",\n"
+	  " FLOW...}  (--closed)\n"
+	  "{\"type\":\"summary\",\"hook\",\"intervals\",\"max_live_flows\",\n"
+	  " \"closed_flows\",\"close_walks\",\"dropped\",\n"
+	  " \"maps\":[{\"name\",\"memlock\",\"elements\",...}]}\n"
+	  "FLOW: \"netns\",\"family\",\"proto\",\"laddr\",\"lport\",\"raddr\",\n"
+	  " \"rport\",\"pid\",\"comm\",\"tx_bytes\",\"rx_bytes\",\"tx_packets\",\n"
+	  " \"rx_packets\" (interval), the same with _total (since the\n"
+	  " flow began), \"age_ms\",\"idle_ms\"" },
+	{},
+};
 
 /* A flow is its key and its start (a reused 5-tuple is a new flow). */
 static int flow_cmp(const void *a, const void *b)
@@ -681,112 +674,106 @@ static long long summary(struct flows_bpf *skel, bool fentry)
 	return total;
 }
 
+static int parse_opt(int key, const char *arg, void *ctx)
+{
+	switch (key) {
+	case 'i':
+	case 'd':
+		return bpfmem_interval_opt(&env.loop, key, arg);
+	case OPT_IDLE:
+		return bpfmem_parse_seconds(arg, &env.idle);
+	case 'T':
+		if (bpfmem_parse_long(arg, 0, 1000000, &env.top)) {
+			bpfmem_err("invalid -T '%s' (0..1000000)", arg);
+			return -EINVAL;
+		}
+		return 0;
+	case 's':
+		if (!strcmp(arg, "tx"))
+			env.sort = SORT_TX;
+		else if (!strcmp(arg, "rx"))
+			env.sort = SORT_RX;
+		else if (!strcmp(arg, "all"))
+			env.sort = SORT_ALL;
+		else {
+			bpfmem_err("invalid -s '%s' (tx|rx|all)", arg);
+			return -EINVAL;
+		}
+		return 0;
+	case 'p':
+	case 'c':
+		return bpfmem_filter_opt(&env.filter, key, arg);
+	case '4':
+	case '6':
+		if (env.family) {
+			bpfmem_err("-4 and -6 are exclusive");
+			return -EINVAL;
+		}
+		env.family = key == '4' ? AF_INET : AF_INET6;
+		return 0;
+	case OPT_PROTO:
+		if (!strcmp(arg, "tcp"))
+			env.proto = IPPROTO_TCP;
+		else if (!strcmp(arg, "udp"))
+			env.proto = IPPROTO_UDP;
+		else {
+			bpfmem_err("invalid --proto '%s' (tcp|udp)", arg);
+			return -EINVAL;
+		}
+		return 0;
+	case OPT_CLOSED:
+		env.closed = true;
+		return 0;
+	case OPT_MAX_ENTRIES:
+		if (bpfmem_parse_long(arg, 1, 1 << 24, &env.max_entries)) {
+			bpfmem_err("invalid --max-entries '%s' (1..16777216)", arg);
+			return -EINVAL;
+		}
+		return 0;
+	case OPT_RINGBUF:
+		if (bpfmem_parse_long(arg, 4096, 1L << 30, &env.ringbuf) ||
+		    (env.ringbuf & (env.ringbuf - 1))) {
+			bpfmem_err("invalid --ringbuf '%s' (power of 2, 4096..1073741824)", arg);
+			return -EINVAL;
+		}
+		return 0;
+	case OPT_HOOK:
+		if (strcmp(arg, "fentry") && strcmp(arg, "kprobe")) {
+			bpfmem_err("invalid --hook '%s' (fentry|kprobe)", arg);
+			return -EINVAL;
+		}
+		env.hook = arg;
+		return 0;
+	case 'j':
+		env.json = true;
+		return 0;
+	case 'H':
+		env.hist = true;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static const struct bpfmem_cli cli = {
+	.usage = "[-i SECONDS] [-d SECONDS] [-T N] [-s tx|rx|all] [-4|-6]\n"
+		 "                    [--proto tcp|udp] [-p PID] [-c CGROUP_PATH] [--closed]\n"
+		 "                    [--idle SECONDS] [--max-entries N] [--ringbuf BYTES]\n"
+		 "                    [--hook fentry|kprobe] [-H] [-j] [-v]",
+	.doc = "Count TCP and UDP payload bytes and packets per flow (IPv4 and IPv6) in a\n"
+	       "non-preallocated hash map holding only live flows.",
+	.epilog = "Flows: one per socket and peer (loopback shows both ends); bytes are payload from\n"
+		  "send/recv return values, packets are IP packets (GSO/GRO segments counted).\n"
+		  "Exit status: 0, 1 error, 2 bad arguments, 3 events were dropped (map full, ring\n"
+		  "buffer full, allocation failure): the counts are incomplete.",
+	.opts = opts,
+	.parse = parse_opt,
+	.verbose = &env.verbose,
+};
+
+/* 0 to go on, -1 after -h (exit 0), or 2 after a one-line error */
 static int parse_args(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "interval", required_argument, NULL, 'i' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "top", required_argument, NULL, 'T' },
-		{ "sort", required_argument, NULL, 's' },
-		{ "pid", required_argument, NULL, 'p' },
-		{ "cgroup", required_argument, NULL, 'c' },
-		{ "proto", required_argument, NULL, 'P' },
-		{ "closed", no_argument, NULL, 'C' },
-		{ "idle", required_argument, NULL, 'I' },
-		{ "max-entries", required_argument, NULL, 'm' },
-		{ "ringbuf", required_argument, NULL, 'r' },
-		{ "hook", required_argument, NULL, 'K' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "histogram", no_argument, NULL, 'H' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{},
-	};
-	int c;
-
-	while ((c = getopt_long(argc, argv, "i:d:T:s:p:c:46jHvh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'i':
-		case 'd':
-			if (bpfmem_interval_opt(&env.loop, c, optarg))
-				return 2;
-			break;
-		case 'I':
-			if (bpfmem_parse_seconds(optarg, &env.idle))
-				return 2;
-			break;
-		case 'T':
-			if (bpfmem_parse_long(optarg, 0, 1000000, &env.top)) {
-				bpfmem_err("invalid -T '%s' (0..1000000)", optarg);
-				return 2;
-			}
-			break;
-		case 's':
-			if (!strcmp(optarg, "tx"))
-				env.sort = SORT_TX;
-			else if (!strcmp(optarg, "rx"))
-				env.sort = SORT_RX;
-			else if (!strcmp(optarg, "all"))
-				env.sort = SORT_ALL;
-			else {
-				bpfmem_err("invalid -s '%s' (tx|rx|all)", optarg);
-				return 2;
-			}
-			break;
-		case 'p':
-		case 'c':
-			if (bpfmem_filter_opt(&env.filter, c, optarg))
-				return 2;
-			break;
-		case '4':
-		case '6':
-			if (env.family) {
-				bpfmem_err("-4 and -6 are exclusive");
-				return 2;
-			}
-			env.family = c == '4' ? AF_INET : AF_INET6;
-			break;
-		case 'P':
-			if (!strcmp(optarg, "tcp"))
-				env.proto = IPPROTO_TCP;
-			else if (!strcmp(optarg, "udp"))
-				env.proto = IPPROTO_UDP;
-			else {
-				bpfmem_err("invalid --proto '%s' (tcp|udp)", optarg);
-				return 2;
-			}
-			break;
-		case 'C': env.closed = true; break;
-		case 'm':
-			if (bpfmem_parse_long(optarg, 1, 1 << 24, &env.max_entries)) {
-				bpfmem_err("invalid --max-entries '%s' (1..16777216)", optarg);
-				return 2;
-			}
-			break;
-		case 'r':
-			if (bpfmem_parse_long(optarg, 4096, 1L << 30, &env.ringbuf) ||
-			    (env.ringbuf & (env.ringbuf - 1))) {
-				bpfmem_err("invalid --ringbuf '%s' (power of 2, 4096..1073741824)", optarg);
-				return 2;
-			}
-			break;
-		case 'K':
-			if (strcmp(optarg, "fentry") && strcmp(optarg, "kprobe")) {
-				bpfmem_err("invalid --hook '%s' (fentry|kprobe)", optarg);
-				return 2;
-			}
-			env.hook = optarg;
-			break;
-		case 'j': env.json = true; break;
-		case 'H': env.hist = true; break;
-		case 'v': env.verbose = true; break;
-		case 'h': usage(stdout); return -1;
-		default: usage(stderr); return 2;
-		}
-	}
-	if (bpfmem_no_operands(argc, argv))
-		return 2;
-	return 0;
+	return bpfmem_cli_parse(&cli, argc, argv);
 }
 
 /* the closed-flow ring buffer is readable during the wait */

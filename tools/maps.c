@@ -62,7 +62,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -86,35 +85,75 @@ static struct {
 	struct bpfmem_interval loop;	/* -i, -n: the first sample at once */
 } env = { .id = -1, .loop.at_start = true };
 
-static void usage(FILE *f)
+enum { OPT_NAME = 256, OPT_ID, OPT_PROM };
+
+static const struct bpfmem_opt opts[] = {
+	{ 'p', "pid", "PID", "only maps PID holds a file descriptor of" },
+	{ OPT_NAME, "name", "NAME", "only maps named NAME" },
+	{ OPT_ID, "id", "ID", "only the map with id ID" },
+	{ 's', "sort", "KEY", "id (default), name, type, memlock, elements, cached, pending,\n"
+	  "max_entries (numbers sort largest first)" },
+	{ 'j', "json", NULL, "JSON, one object per interval (schema at the top of\n"
+	  "tools/maps.c): {time,series,maps:[{id,name,type,type_id,mode,\n"
+	  "flags,key_size,value_size,max_entries,elements,elements_source,\n"
+	  "memlock,cached_bytes,pending_bytes,cached_objs,pending_objs,\n"
+	  "alloc_failures,owners:[{pid,comm,cgroup}],memcg,memcg_source}],\n"
+	  "memcgs:[{path,memory_current,kernel,percpu,slab_unreclaimable,\n"
+	  "vmalloc}],totals:{maps,memlock,elements,cached_bytes,\n"
+	  "pending_bytes},allocators:{...}|null}; bytes; null = n/a" },
+	{ OPT_PROM, "prometheus", NULL, "Prometheus text exposition format (node-exporter textfile)" },
+	{ 'i', "interval", "S", "watch: repeat every S seconds (Ctrl-C ends)" },
+	{ 'n', "count", "N", "with -i: stop after N intervals" },
+	{},
+};
+
+static int parse_opt(int key, const char *arg, void *ctx)
 {
-	fprintf(f,
-		"Usage: bpfmem maps [-p PID] [--name NAME] [--id ID] [-s KEY] [-j|--prometheus]\n"
-		"                   [-i SECONDS [-n COUNT]] [-v]\n"
-		"Per-map memory of every BPF map: shape, mode, live elements, memlock, allocator\n"
-		"cached and pending bytes (bpfmem series), owners and the charged memcg.\n\n"
-		"  -p, --pid PID      only maps PID holds a file descriptor of\n"
-		"      --name NAME    only maps named NAME\n"
-		"      --id ID        only the map with id ID\n"
-		"  -s, --sort KEY     id (default), name, type, memlock, elements, cached, pending,\n"
-		"                     max_entries (numbers sort largest first)\n"
-		"  -j, --json         JSON, one object per interval (schema at the top of tools/maps.c):\n"
-		"                     {time,series,maps:[{id,name,type,type_id,mode,flags,key_size,\n"
-		"                     value_size,max_entries,elements,elements_source,memlock,\n"
-		"                     cached_bytes,pending_bytes,cached_objs,pending_objs,\n"
-		"                     alloc_failures,owners:[{pid,comm,cgroup}],memcg,memcg_source}],\n"
-		"                     memcgs:[{path,memory_current,kernel,percpu,slab_unreclaimable,\n"
-		"                     vmalloc}],totals:{maps,memlock,elements,cached_bytes,\n"
-		"                     pending_bytes},allocators:{...}|null}; bytes; null = n/a\n"
-		"      --prometheus   Prometheus text exposition format (node-exporter textfile)\n"
-		"  -i, --interval S   watch: repeat every S seconds (Ctrl-C ends)\n"
-		"  -n, --count N      with -i: stop after N intervals\n"
-		"  -v, --verbose      libbpf debug output\n"
-		"  -h, --help         this help\n"
-		"Elements: fdinfo (series), kfunc (bpf_map_sum_elem_count, hash maps), array\n"
-		"(= max_entries), iterated (keys counted, maps up to %d entries), else n/a.\n",
-		BPFMEM_ITER_MAX_ENTRIES);
+	static const char *const sorts[] = { "id", "name", "type", "memlock", "elements",
+					     "cached", "pending", "max_entries" };
+
+	switch (key) {
+	case 'p':
+		return bpfmem_parse_pid(arg, &env.pid);
+	case OPT_NAME:
+		env.name = arg;
+		return 0;
+	case OPT_ID:
+		if (bpfmem_parse_long(arg, 1, UINT_MAX, &env.id)) {
+			bpfmem_err("invalid map id '%s'", arg);
+			return -EINVAL;
+		}
+		return 0;
+	case 's':
+		return bpfmem_parse_choice(arg, sorts, sizeof(sorts) / sizeof(sorts[0]),
+					   "sort key", &env.sort);
+	case 'j':
+		env.json = true;
+		return 0;
+	case OPT_PROM:
+		env.prom = true;
+		return 0;
+	case 'i':
+	case 'n':
+		return bpfmem_interval_opt(&env.loop, key, arg);
+	}
+	return -EINVAL;
 }
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
+static const struct bpfmem_cli cli = {
+	.usage = "[-p PID] [--name NAME] [--id ID] [-s KEY] [-j|--prometheus]\n"
+		 "                   [-i SECONDS [-n COUNT]] [-v]",
+	.doc = "Per-map memory of every BPF map: shape, mode, live elements, memlock, allocator\n"
+	       "cached and pending bytes (bpfmem series), owners and the charged memcg.",
+	.epilog = "Elements: fdinfo (series), kfunc (bpf_map_sum_elem_count, hash maps), array\n"
+		  "(= max_entries), iterated (keys counted, maps up to "
+		  STR(BPFMEM_ITER_MAX_ENTRIES) " entries), else n/a.",
+	.opts = opts,
+	.parse = parse_opt,
+	.verbose = &env.verbose,
+};
 
 static int cmp_rows(const void *pa, const void *pb)
 {
@@ -400,56 +439,12 @@ static int print_sample(const struct bpfmem_maps_sample *s)
 
 int cmd_maps(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "pid", required_argument, NULL, 'p' },
-		{ "name", required_argument, NULL, 'N' },
-		{ "id", required_argument, NULL, 'I' },
-		{ "sort", required_argument, NULL, 's' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "prometheus", no_argument, NULL, 'P' },
-		{ "interval", required_argument, NULL, 'i' },
-		{ "count", required_argument, NULL, 'n' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{},
-	};
-	static const char *const sorts[] = { "id", "name", "type", "memlock", "elements",
-					     "cached", "pending", "max_entries" };
 	struct bpfmem_maps_sample s = {};
-	int c, ret = 0;
+	int ret;
 
-	while ((c = getopt_long(argc, argv, "p:s:jPi:n:vh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'p':
-			if (bpfmem_parse_pid(optarg, &env.pid))
-				return 2;
-			break;
-		case 'N': env.name = optarg; break;
-		case 'I':
-			if (bpfmem_parse_long(optarg, 1, UINT_MAX, &env.id)) {
-				bpfmem_err("invalid map id '%s'", optarg);
-				return 2;
-			}
-			break;
-		case 's':
-			if (bpfmem_parse_choice(optarg, sorts, sizeof(sorts) / sizeof(sorts[0]),
-						"sort key", &env.sort))
-				return 2;
-			break;
-		case 'j': env.json = true; break;
-		case 'P': env.prom = true; break;
-		case 'i':
-		case 'n':
-			if (bpfmem_interval_opt(&env.loop, c, optarg))
-				return 2;
-			break;
-		case 'v': env.verbose = true; break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
-		}
-	}
-	if (bpfmem_no_operands(argc, argv))
-		return 2;
+	ret = bpfmem_cli_parse(&cli, argc, argv);
+	if (ret)
+		return ret < 0 ? 0 : ret;
 	if (env.json && env.prom) {
 		bpfmem_err("-j and --prometheus are exclusive");
 		return 2;

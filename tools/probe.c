@@ -4,7 +4,6 @@
  * fentry/kprobe program counting into a BPF_F_NO_PREALLOC hash map.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,22 +20,65 @@
 #define PROBE_FUNC "__x64_sys_getpgid"
 #define KEY_BASE 0x7ff00000ULL	/* no such pid: getpgid() fails fast with ESRCH */
 
-static void usage(FILE *f)
+static struct {
+	bool json, self, verbose;
+	const char *hook;
+	long calls, keys;
+} env = { .calls = 1000, .keys = 10 };
+
+enum { OPT_SELFTEST = 256, OPT_HOOK };
+
+static const struct bpfmem_opt opts[] = {
+	{ 'j', "json", NULL, "JSON output" },
+	{ OPT_SELFTEST, "selftest", NULL, "load a program on " PROBE_FUNC " that counts into a\n"
+	  "BPF_F_NO_PREALLOC hash map, trigger it and check the counts;\n"
+	  "a 'selftest-totals' line accounts for every call: counted,\n"
+	  "dropped (allocation failed) or skipped by the kernel" },
+	{ OPT_HOOK, "hook", "HOOK", "fentry (default when it can attach) or kprobe" },
+	{ 'n', "calls", "N", "calls per key (default 1000)" },
+	{ 'k', "keys", "K", "distinct keys (default 10)" },
+	{},
+};
+
+static int parse_opt(int key, const char *arg, void *ctx)
 {
-	fprintf(f,
-		"Usage: bpfmem probe [-j] [--selftest [--hook fentry|kprobe] [-n N] [-k KEYS]] [-v]\n"
-		"Report what the running kernel offers bpfmem.\n\n"
-		"  -j, --json         JSON output\n"
-		"  --selftest         load a program on " PROBE_FUNC " that counts into a\n"
-		"                     BPF_F_NO_PREALLOC hash map, trigger it and check the counts;\n"
-		"                     a 'selftest-totals' line accounts for every call: counted,\n"
-		"                     dropped (allocation failed) or skipped by the kernel\n"
-		"  --hook HOOK        fentry (default when it can attach) or kprobe\n"
-		"  -n, --calls N      calls per key (default 1000)\n"
-		"  -k, --keys K       distinct keys (default 10)\n"
-		"  -v, --verbose      libbpf debug output\n"
-		"  -h, --help         this help\n");
+	switch (key) {
+	case 'j':
+		env.json = true;
+		return 0;
+	case OPT_SELFTEST:
+		env.self = true;
+		return 0;
+	case OPT_HOOK:
+		if (strcmp(arg, "fentry") && strcmp(arg, "kprobe")) {
+			bpfmem_err("invalid --hook '%s' (fentry|kprobe)", arg);
+			return -EINVAL;
+		}
+		env.hook = arg;
+		return 0;
+	case 'n':
+		if (bpfmem_parse_long(arg, 1, 1000000, &env.calls)) {
+			bpfmem_err("invalid --calls '%s'", arg);
+			return -EINVAL;
+		}
+		return 0;
+	case 'k':
+		if (bpfmem_parse_long(arg, 1, 512, &env.keys)) {
+			bpfmem_err("invalid --keys '%s' (1..512)", arg);
+			return -EINVAL;
+		}
+		return 0;
+	}
+	return -EINVAL;
 }
+
+static const struct bpfmem_cli cli = {
+	.usage = "[-j] [--selftest [--hook fentry|kprobe] [-n N] [-k KEYS]] [-v]",
+	.doc = "Report what the running kernel offers bpfmem.",
+	.opts = opts,
+	.parse = parse_opt,
+	.verbose = &env.verbose,
+};
 
 static int selftest(const char *hook, long calls, long keys, bool verbose)
 {
@@ -150,57 +192,18 @@ out:
 
 int cmd_probe(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "selftest", no_argument, NULL, 's' },
-		{ "hook", required_argument, NULL, 'H' },
-		{ "calls", required_argument, NULL, 'n' },
-		{ "keys", required_argument, NULL, 'k' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{},
-	};
-	bool json = false, self = false, verbose = false, btf, fentry, series, rt;
-	const char *hook = NULL;
-	long calls = 1000, keys = 10;
+	bool btf, fentry, series, rt;
 	struct bpfmem_ma_totals tot;
 	struct utsname u;
-	int c, have_tot;
+	int have_tot, ret;
 	long long np;
 	char buf[32];
 
-	while ((c = getopt_long(argc, argv, "jn:k:vh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'j': json = true; break;
-		case 's': self = true; break;
-		case 'v': verbose = true; break;
-		case 'H':
-			if (strcmp(optarg, "fentry") && strcmp(optarg, "kprobe")) {
-				bpfmem_err("invalid --hook '%s' (fentry|kprobe)", optarg);
-				return 2;
-			}
-			hook = optarg;
-			break;
-		case 'n':
-			if (bpfmem_parse_long(optarg, 1, 1000000, &calls)) {
-				bpfmem_err("invalid --calls '%s'", optarg);
-				return 2;
-			}
-			break;
-		case 'k':
-			if (bpfmem_parse_long(optarg, 1, 512, &keys)) {
-				bpfmem_err("invalid --keys '%s' (1..512)", optarg);
-				return 2;
-			}
-			break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
-		}
-	}
-	if (bpfmem_no_operands(argc, argv))
-		return 2;
-	if (self)
-		return selftest(hook, calls, keys, verbose);
+	ret = bpfmem_cli_parse(&cli, argc, argv);
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	if (env.self)
+		return selftest(env.hook, env.calls, env.keys, env.verbose);
 
 	uname(&u);
 	btf = bpfmem_have_btf();
@@ -218,7 +221,7 @@ int cmd_probe(int argc, char **argv)
 	    bpfmem_parse_u64_line(buf, &np))
 		np = -1;
 
-	if (json) {
+	if (env.json) {
 		struct jw jw;
 
 		jw_init(&jw, stdout);

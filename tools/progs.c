@@ -28,7 +28,6 @@
  * no vmlinux BTF needed (nothing is loaded).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,28 +56,65 @@ struct row {
 	long long memlock, cached;	/* cached: -1 without the series */
 };
 
-static void usage(FILE *f)
+enum { OPT_ID = 256 };
+
+static const struct bpfmem_opt opts[] = {
+	{ 'i', "interval", "S", "print every S seconds (default 1)" },
+	{ 'd', "duration", "S", "stop after S seconds (default: until Ctrl-C)" },
+	{ 'n', "count", "N", "stop after N intervals" },
+	{ 'T', "top", "N", "rows per interval (default 20, 0: all)" },
+	{ 's', "sort", "KEY", "runtime (default), runs, misses or id" },
+	{ OPT_ID, "id", "ID", "this program only" },
+	{ 'j', "json", NULL, "JSON, one object per interval (schema: tools/progs.c):\n"
+	  "{\"type\":\"interval\",\"time\",\"ts\",\"interval_s\",\n"
+	  "\"stats_enabled\",\"programs\",\"progs\":[{\"id\",\"type\",\n"
+	  "\"name\",\"runs\",\"run_time_ns\",\"avg_ns\",\"cpu_pct\",\n"
+	  "\"recursion_misses\",\"runs_total\",\"run_time_ns_total\",\n"
+	  "\"recursion_misses_total\",\"rt_nonpreempt\",\"map_ids\",\n"
+	  "\"map_memlock\",\"map_cached_bytes\"}]}" },
+	{},
+};
+
+static int parse_opt(int key, const char *arg, void *ctx)
 {
-	fprintf(f,
-		"Usage: bpfmem progs [-i SECONDS] [-d SECONDS | -n COUNT] [-T N]\n"
-		"                    [-s runtime|runs|misses|id] [--id ID] [-j] [-v]\n"
-		"Run time, runs and recursion misses of every BPF program per interval, with the\n"
-		"memory of the maps each one uses. Holds BPF_ENABLE_STATS while it runs.\n\n"
-		"  -i, --interval S   print every S seconds (default 1)\n"
-		"  -d, --duration S   stop after S seconds (default: until Ctrl-C)\n"
-		"  -n, --count N      stop after N intervals\n"
-		"  -T, --top N        rows per interval (default 20, 0: all)\n"
-		"  -s, --sort KEY     runtime (default), runs, misses or id\n"
-		"      --id ID        this program only\n"
-		"  -j, --json         JSON, one object per interval (schema: tools/progs.c):\n"
-		"        {\"type\":\"interval\",\"time\",\"ts\",\"interval_s\",\"stats_enabled\",\"programs\",\n"
-		"         \"progs\":[{\"id\",\"type\",\"name\",\"runs\",\"run_time_ns\",\"avg_ns\",\"cpu_pct\",\n"
-		"         \"recursion_misses\",\"runs_total\",\"run_time_ns_total\",\n"
-		"         \"recursion_misses_total\",\"rt_nonpreempt\",\"map_ids\",\"map_memlock\",\n"
-		"         \"map_cached_bytes\"}]}\n"
-		"  -v, --verbose      libbpf debug output\n"
-		"  -h, --help         this help\n");
+	static const char *const sorts[] = { "runtime", "runs", "misses", "id" };
+
+	switch (key) {
+	case 'i':
+	case 'd':
+	case 'n':
+		return bpfmem_interval_opt(&env.loop, key, arg);
+	case 'T':
+		if (bpfmem_parse_long(arg, 0, INT_MAX, &env.top)) {
+			bpfmem_err("invalid -T '%s'", arg);
+			return -EINVAL;
+		}
+		return 0;
+	case 's':
+		return bpfmem_parse_choice(arg, sorts, sizeof(sorts) / sizeof(sorts[0]),
+					   "sort key", &env.sort);
+	case OPT_ID:
+		if (bpfmem_parse_long(arg, 1, UINT_MAX, &env.id)) {
+			bpfmem_err("invalid program id '%s'", arg);
+			return -EINVAL;
+		}
+		return 0;
+	case 'j':
+		env.json = true;
+		return 0;
+	}
+	return -EINVAL;
 }
+
+static const struct bpfmem_cli cli = {
+	.usage = "[-i SECONDS] [-d SECONDS | -n COUNT] [-T N]\n"
+		 "                    [-s runtime|runs|misses|id] [--id ID] [-j] [-v]",
+	.doc = "Run time, runs and recursion misses of every BPF program per interval, with the\n"
+	       "memory of the maps each one uses. Holds BPF_ENABLE_STATS while it runs.",
+	.opts = opts,
+	.parse = parse_opt,
+	.verbose = &env.verbose,
+};
 
 /* the previous sample of a program, by id (both samples are in id order) */
 static const struct bpfmem_prog_row *find_prev(const struct bpfmem_progs_sample *prev, __u32 id)
@@ -230,59 +266,16 @@ static void print_interval(const struct bpfmem_progs_sample *cur,
 
 int cmd_progs(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "interval", required_argument, NULL, 'i' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "count", required_argument, NULL, 'n' },
-		{ "top", required_argument, NULL, 'T' },
-		{ "sort", required_argument, NULL, 's' },
-		{ "id", required_argument, NULL, 'I' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{},
-	};
-	static const char *const sorts[] = { "runtime", "runs", "misses", "id" };
 	static const struct bpfmem_maps_filter all = { .id = -1, .tolerant = true,
 							 .fdinfo_only = true };
 	struct bpfmem_progs_sample a = {}, b = {}, *cur = &a, *prev = &b, *tmp;
 	struct bpfmem_maps_sample maps = {};
 	double last;
-	int c, err, stats_fd, ret = 0;
+	int err, stats_fd, ret;
 
-	while ((c = getopt_long(argc, argv, "i:d:n:T:s:jvh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'i':
-		case 'd':
-		case 'n':
-			if (bpfmem_interval_opt(&env.loop, c, optarg))
-				return 2;
-			break;
-		case 'T':
-			if (bpfmem_parse_long(optarg, 0, INT_MAX, &env.top)) {
-				bpfmem_err("invalid -T '%s'", optarg);
-				return 2;
-			}
-			break;
-		case 's':
-			if (bpfmem_parse_choice(optarg, sorts, sizeof(sorts) / sizeof(sorts[0]),
-						"sort key", &env.sort))
-				return 2;
-			break;
-		case 'I':
-			if (bpfmem_parse_long(optarg, 1, UINT_MAX, &env.id)) {
-				bpfmem_err("invalid program id '%s'", optarg);
-				return 2;
-			}
-			break;
-		case 'j': env.json = true; break;
-		case 'v': env.verbose = true; break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
-		}
-	}
-	if (bpfmem_no_operands(argc, argv))
-		return 2;
+	ret = bpfmem_cli_parse(&cli, argc, argv);
+	if (ret)
+		return ret < 0 ? 0 : ret;
 	if (env.loop.duration && env.loop.count) {
 		bpfmem_err("-d and -n are exclusive");
 		return 2;

@@ -47,7 +47,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <pthread.h>
 #include <sched.h>
@@ -98,36 +97,114 @@ static int cg_seq;
 static int ncpus;	/* online CPUs, ids in cpus[]: BPF_F_TEST_RUN_ON_CPU needs online */
 static int *cpus;
 
-static void usage(FILE *f)
+enum { OPT_FILL = 256, OPT_CHURN, OPT_NO_CHURN, OPT_ROUNDS, OPT_SETTLE, OPT_LRU, OPT_CSV,
+       OPT_CSV_FILE };
+
+#define STR_(x) #x
+#define STR(x) STR_(x)
+static const struct bpfmem_opt opts[] = {
+	{ 'k', "key-size", "B", "key size (default 40; 4.." STR(SAVINGS_MAX_KV) ")" },
+	{ 'V', "value-size", "B", "value size (default 48; 4.." STR(SAVINGS_MAX_KV) ")" },
+	{ 'e', "entries", "N", "max_entries (default 10240)" },
+	{ 'o', "occupancy", "L", "occupancies in % of max_entries (default 0.1,1,10,50,100)" },
+	{ OPT_FILL, "fill", "HOW", "bpf (a BPF program inserts, BPF_PROG_TEST_RUN + bpf_loop),\n"
+	  "user (bpf_map_update_elem), both (default)" },
+	{ OPT_CHURN, "churn", "PCT", "churn case at PCT% steady occupancy on all CPUs (default 50)" },
+	{ OPT_NO_CHURN, "no-churn", NULL, "skip the churn case" },
+	{ OPT_ROUNDS, "rounds", "N", "churn rounds (default 16; each replaces 1/8 of the keys)" },
+	{ OPT_SETTLE, "settle", "S", "seconds to wait after churn before 'settled' (default 2)" },
+	{ OPT_LRU, "lru", NULL, "LRU hash maps (BPF_F_NO_PREALLOC needs series patch 9)" },
+	{ 'j', "json", NULL, "JSON, one object per measurement:\n"
+	  "{mode,fill,occupancy_pct,elements,memory_bytes,kernel_bytes,\n"
+	  "memlock_bytes,cached_bytes,pending_bytes,floor_bytes,key_size,\n"
+	  "value_size,max_entries,element_bytes,bucket_bytes,\n"
+	  "forced_dynamic,fill_failures,map_type} (null = n/a)" },
+	{ OPT_CSV, "csv", NULL, "CSV (same fields) instead of the table" },
+	{ OPT_CSV_FILE, "csv-file", "FILE", "also write the CSV to FILE (for tools/plot-savings.sh)" },
+	{},
+};
+
+static int parse_occ(const char *s);
+
+static int parse_opt(int key, const char *arg, void *ctx)
 {
-	fprintf(f,
-		"Usage: bpfmem savings [-k KEY_SIZE] [-V VALUE_SIZE] [-e MAX_ENTRIES] [-o PCT,PCT,...]\n"
-		"                      [--fill bpf|user|both] [--churn PCT|--no-churn] [--rounds N]\n"
-		"                      [--settle S] [--lru] [-j|--csv] [--csv-file FILE] [-v]\n"
-		"Measure the memory a BPF_F_NO_PREALLOC hash map saves versus a preallocated one,\n"
-		"in a fresh memory cgroup per case (memory.current after draining charge stocks).\n\n"
-		"  -k, --key-size B     key size (default 40; 4..%d)\n"
-		"  -V, --value-size B   value size (default 48; 4..%d)\n"
-		"  -e, --entries N      max_entries (default 10240)\n"
-		"  -o, --occupancy L    occupancies in %% of max_entries (default 0.1,1,10,50,100)\n"
-		"  --fill HOW           bpf (a BPF program inserts, BPF_PROG_TEST_RUN + bpf_loop),\n"
-		"                       user (bpf_map_update_elem), both (default)\n"
-		"  --churn PCT          churn case at PCT%% steady occupancy on all CPUs (default 50)\n"
-		"  --no-churn           skip the churn case\n"
-		"  --rounds N           churn rounds (default 16; each replaces 1/8 of the keys)\n"
-		"  --settle S           seconds to wait after churn before 'settled' (default 2)\n"
-		"  --lru                LRU hash maps (BPF_F_NO_PREALLOC needs series patch 9)\n"
-		"  -j, --json           JSON, one object per measurement:\n"
-		"                       {mode,fill,occupancy_pct,elements,memory_bytes,kernel_bytes,\n"
-		"                       memlock_bytes,cached_bytes,pending_bytes,floor_bytes,key_size,\n"
-		"                       value_size,max_entries,element_bytes,bucket_bytes,\n"
-		"                       forced_dynamic,fill_failures,map_type} (null = n/a)\n"
-		"  --csv                CSV (same fields) instead of the table\n"
-		"  --csv-file FILE      also write the CSV to FILE (for tools/plot-savings.sh)\n"
-		"  -v, --verbose        libbpf debug output\n"
-		"  -h, --help           this help\n",
-		SAVINGS_MAX_KV, SAVINGS_MAX_KV);
+	long v;
+
+	switch (key) {
+	case 'k':
+		if (bpfmem_parse_long(arg, 4, SAVINGS_MAX_KV, &env.key_size)) {
+			bpfmem_err("invalid key size '%s' (4..%d)", arg, SAVINGS_MAX_KV);
+			return -EINVAL;
+		}
+		return 0;
+	case 'V':
+		if (bpfmem_parse_long(arg, 4, SAVINGS_MAX_KV, &env.value_size)) {
+			bpfmem_err("invalid value size '%s' (4..%d)", arg, SAVINGS_MAX_KV);
+			return -EINVAL;
+		}
+		return 0;
+	case 'e':
+		if (bpfmem_parse_long(arg, 16, 1 << 22, &env.max_entries)) {
+			bpfmem_err("invalid max entries '%s' (16..%d)", arg, 1 << 22);
+			return -EINVAL;
+		}
+		return 0;
+	case 'o':
+		return parse_occ(arg);
+	case OPT_FILL:
+		if (!strcmp(arg, "bpf")) {
+			env.fill_user = false;
+		} else if (!strcmp(arg, "user")) {
+			env.fill_bpf = false;
+		} else if (strcmp(arg, "both")) {
+			bpfmem_err("invalid --fill '%s' (bpf|user|both)", arg);
+			return -EINVAL;
+		}
+		return 0;
+	case OPT_CHURN:
+		if (bpfmem_parse_long(arg, 1, 90, &v)) {
+			bpfmem_err("invalid churn occupancy '%s' (1..90 %%)", arg);
+			return -EINVAL;
+		}
+		env.churn_occ = v;
+		return 0;
+	case OPT_NO_CHURN:
+		env.churn = false;
+		return 0;
+	case OPT_ROUNDS:
+		if (bpfmem_parse_long(arg, 1, 10000, &env.churn_rounds)) {
+			bpfmem_err("invalid --rounds '%s'", arg);
+			return -EINVAL;
+		}
+		return 0;
+	case OPT_SETTLE:
+		return bpfmem_parse_seconds(arg, &env.settle);
+	case 'j':
+		env.json = true;
+		return 0;
+	case OPT_LRU:
+		env.lru = true;
+		return 0;
+	case OPT_CSV:
+		env.csv = true;
+		return 0;
+	case OPT_CSV_FILE:
+		env.csv_file = arg;
+		return 0;
+	}
+	return -EINVAL;
 }
+
+static const struct bpfmem_cli cli = {
+	.usage = "[-k KEY_SIZE] [-V VALUE_SIZE] [-e MAX_ENTRIES] [-o PCT,PCT,...]\n"
+		 "                      [--fill bpf|user|both] [--churn PCT|--no-churn] [--rounds N]\n"
+		 "                      [--settle S] [--lru] [-j|--csv] [--csv-file FILE] [-v]",
+	.doc = "Measure the memory a BPF_F_NO_PREALLOC hash map saves versus a preallocated one,\n"
+	       "in a fresh memory cgroup per case (memory.current after draining charge stocks).",
+	.opts = opts,
+	.parse = parse_opt,
+	.verbose = &env.verbose,
+};
 
 /* ---- cgroups (tools/lib/cgroup.c), each failure with its error line ---- */
 
@@ -880,91 +957,12 @@ static int current_cgroup(void)
 
 int cmd_savings(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "key-size", required_argument, NULL, 'k' },
-		{ "value-size", required_argument, NULL, 'V' },
-		{ "entries", required_argument, NULL, 'e' },
-		{ "occupancy", required_argument, NULL, 'o' },
-		{ "fill", required_argument, NULL, 'F' },
-		{ "churn", required_argument, NULL, 'C' },
-		{ "no-churn", no_argument, NULL, 'N' },
-		{ "rounds", required_argument, NULL, 'R' },
-		{ "settle", required_argument, NULL, 'S' },
-		{ "lru", no_argument, NULL, 'L' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "csv", no_argument, NULL, 'c' },
-		{ "csv-file", required_argument, NULL, 'W' },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{},
-	};
 	bool series;
-	int c, i, err;
-	long v;
+	int i, err;
 
-	while ((c = getopt_long(argc, argv, "k:V:e:o:jvh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'k':
-			if (bpfmem_parse_long(optarg, 4, SAVINGS_MAX_KV, &env.key_size)) {
-				bpfmem_err("invalid key size '%s' (4..%d)", optarg, SAVINGS_MAX_KV);
-				return 2;
-			}
-			break;
-		case 'V':
-			if (bpfmem_parse_long(optarg, 4, SAVINGS_MAX_KV, &env.value_size)) {
-				bpfmem_err("invalid value size '%s' (4..%d)", optarg, SAVINGS_MAX_KV);
-				return 2;
-			}
-			break;
-		case 'e':
-			if (bpfmem_parse_long(optarg, 16, 1 << 22, &env.max_entries)) {
-				bpfmem_err("invalid max entries '%s' (16..%d)", optarg, 1 << 22);
-				return 2;
-			}
-			break;
-		case 'o':
-			if (parse_occ(optarg))
-				return 2;
-			break;
-		case 'F':
-			if (!strcmp(optarg, "bpf")) {
-				env.fill_user = false;
-			} else if (!strcmp(optarg, "user")) {
-				env.fill_bpf = false;
-			} else if (strcmp(optarg, "both")) {
-				bpfmem_err("invalid --fill '%s' (bpf|user|both)", optarg);
-				return 2;
-			}
-			break;
-		case 'C':
-			if (bpfmem_parse_long(optarg, 1, 90, &v)) {
-				bpfmem_err("invalid churn occupancy '%s' (1..90 %%)", optarg);
-				return 2;
-			}
-			env.churn_occ = v;
-			break;
-		case 'N': env.churn = false; break;
-		case 'R':
-			if (bpfmem_parse_long(optarg, 1, 10000, &env.churn_rounds)) {
-				bpfmem_err("invalid --rounds '%s'", optarg);
-				return 2;
-			}
-			break;
-		case 'S':
-			if (bpfmem_parse_seconds(optarg, &env.settle))
-				return 2;
-			break;
-		case 'j': env.json = true; break;
-		case 'L': env.lru = true; break;
-		case 'c': env.csv = true; break;
-		case 'W': env.csv_file = optarg; break;
-		case 'v': env.verbose = true; break;
-		case 'h': usage(stdout); return 0;
-		default: usage(stderr); return 2;
-		}
-	}
-	if (bpfmem_no_operands(argc, argv))
-		return 2;
+	err = bpfmem_cli_parse(&cli, argc, argv);
+	if (err)
+		return err < 0 ? 0 : err;
 	if (env.json && env.csv) {
 		bpfmem_err("-j and --csv are exclusive");
 		return 2;

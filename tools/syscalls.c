@@ -39,7 +39,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,41 +77,36 @@ struct row {
 	struct sc_delta val;	/* of the interval */
 };
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-"Usage: bpfmem syscalls [-p PID | -c CGROUP_PATH] [-P] [-x | -e ERRNO] [-L] [-H] [-m]\n"
-"                       [-T N] [-i SECONDS] [-d SECONDS] [-j] [--hook fentry|kprobe|tp]\n"
-"                       [--max-entries N] [--max-inflight N] [--stats] [-v] | -l\n"
-"Count syscalls, their errors and latency (like syscount), in BPF_F_NO_PREALLOC maps.\n\n"
-"  -p, --pid PID          only this process (tgid)\n"
-"  -c, --cgroup PATH      only tasks of this cgroup v2 directory and its descendants\n"
-"  -P, --process          count per process instead of per syscall\n"
-"  -x, --failures         only failed syscalls\n"
-"  -e, --errno ERRNO      only syscalls failing with ERRNO (name like ENOENT, or number)\n"
-"  -L, --latency          measure latency: total, average, max (sorts by total time)\n"
-"  -H, --histogram        also a log2 latency histogram per row (implies -L)\n"
-"  -m, --milliseconds     latency in ms (default us)\n"
-"  -T, --top N            print the top N rows (default 10, 0 = all)\n"
-"  -i, --interval S       print every S seconds (default: once, at the end)\n"
-"  -d, --duration S       trace for S seconds (default: until Ctrl-C)\n"
-"  -l, --list             list the syscalls known to this build and exit\n"
-"  -j, --json             one JSON object per interval (schema at the top of\n"
-"                         tools/syscalls.c): interval, time, elapsed_s, final, hook, by,\n"
-"                         filter, total{count,errors,rows}, rows[{nr,syscall|pid,comm,\n"
-"                         count,errors,lat_ns{total,avg,max,samples},hist_log2_us}],\n"
-"                         dropped, inflight_lost, missed, stats, maps[memlock,...]\n"
-"      --hook HOOK        fentry|kprobe on " SC_FUNC ", or tp (raw_syscalls tracepoints);\n"
-"                         default: fentry if it can attach, else kprobe, else tp\n"
-"      --max-entries N    size of the aggregate map (default 512 per syscall, which holds\n"
-"                         every syscall number, 4096 with -P); updates beyond it are\n"
-"                         counted and reported as dropped\n"
-"      --max-inflight N   size of the in-flight (per thread) map (default 8192)\n"
-"      --stats            per interval: map element counts, in-flight entries of dead\n"
-"                         threads (must be 0), entries removed at thread exit\n"
-"  -v, --verbose          libbpf debug output\n"
-"  -h, --help             this help\n");
-}
+enum { OPT_HOOK = 256, OPT_MAX_ENTRIES, OPT_MAX_INFLIGHT, OPT_STATS };
+
+static const struct bpfmem_opt opts[] = {
+	{ 'p', "pid", "PID", "only this process (tgid)" },
+	{ 'c', "cgroup", "PATH", "only tasks of this cgroup v2 directory and its descendants" },
+	{ 'P', "process", NULL, "count per process instead of per syscall" },
+	{ 'x', "failures", NULL, "only failed syscalls" },
+	{ 'e', "errno", "ERRNO", "only syscalls failing with ERRNO (name like ENOENT, or number)" },
+	{ 'L', "latency", NULL, "measure latency: total, average, max (sorts by total time)" },
+	{ 'H', "histogram", NULL, "also a log2 latency histogram per row (implies -L)" },
+	{ 'm', "milliseconds", NULL, "latency in ms (default us)" },
+	{ 'T', "top", "N", "print the top N rows (default 10, 0 = all)" },
+	{ 'i', "interval", "S", "print every S seconds (default: once, at the end)" },
+	{ 'd', "duration", "S", "trace for S seconds (default: until Ctrl-C)" },
+	{ 'l', "list", NULL, "list the syscalls known to this build and exit" },
+	{ 'j', "json", NULL, "one JSON object per interval (schema at the top of\n"
+	  "tools/syscalls.c): interval, time, elapsed_s, final, hook, by,\n"
+	  "filter, total{count,errors,rows}, rows[{nr,syscall|pid,comm,\n"
+	  "count,errors,lat_ns{total,avg,max,samples},hist_log2_us}],\n"
+	  "dropped, inflight_lost, missed, stats, maps[memlock,...]" },
+	{ OPT_HOOK, "hook", "HOOK", "fentry|kprobe on " SC_FUNC ", or tp (raw_syscalls tracepoints);\n"
+	  "default: fentry if it can attach, else kprobe, else tp" },
+	{ OPT_MAX_ENTRIES, "max-entries", "N", "size of the aggregate map (default 512 per syscall, which holds\n"
+	  "every syscall number, 4096 with -P); updates beyond it are\n"
+	  "counted and reported as dropped" },
+	{ OPT_MAX_INFLIGHT, "max-inflight", "N", "size of the in-flight (per thread) map (default 8192)" },
+	{ OPT_STATS, "stats", NULL, "per interval: map element counts, in-flight entries of dead\n"
+	  "threads (must be 0), entries removed at thread exit" },
+	{},
+};
 
 static const char *sc_name(__u32 nr, char *buf, size_t len)
 {
@@ -415,97 +409,101 @@ static int nr_of(const char *name)
 	return -1;
 }
 
+static int parse_opt(int key, const char *arg, void *ctx)
+{
+	bool *list = ctx;
+
+	switch (key) {
+	case 'p':
+	case 'c':
+		return bpfmem_filter_opt(&env.filter, key, arg);
+	case 'P':
+		env.by_process = true;
+		return 0;
+	case 'x':
+		env.errors_only = true;
+		return 0;
+	case 'e':
+		env.errno_filter = parse_errno(arg);
+		if (env.errno_filter < 0) {
+			bpfmem_err("invalid errno '%s' (a name like ENOENT, or 1..4095)", arg);
+			return -EINVAL;
+		}
+		return 0;
+	case 'L':
+		env.latency = true;
+		return 0;
+	case 'H':
+		env.hist = env.latency = true;
+		return 0;
+	case 'm':
+		env.ms = true;
+		return 0;
+	case 'T':
+		if (bpfmem_parse_long(arg, 0, INT_MAX, &env.top)) {
+			bpfmem_err("invalid -T '%s' (0 = all rows)", arg);
+			return -EINVAL;
+		}
+		return 0;
+	case 'i':
+	case 'd':
+		return bpfmem_interval_opt(&env.loop, key, arg);
+	case 'l':
+		*list = true;
+		return 0;
+	case 'j':
+		env.json = true;
+		return 0;
+	case OPT_HOOK:
+		if (!strcmp(arg, "fentry"))
+			env.hook = HOOK_FENTRY;
+		else if (!strcmp(arg, "kprobe"))
+			env.hook = HOOK_KPROBE;
+		else if (!strcmp(arg, "tp") || !strcmp(arg, "tracepoint"))
+			env.hook = HOOK_TP;
+		else {
+			bpfmem_err("invalid --hook '%s' (fentry|kprobe|tp)", arg);
+			return -EINVAL;
+		}
+		return 0;
+	case OPT_MAX_ENTRIES:
+		if (bpfmem_parse_long(arg, 1, 1 << 24, &env.max_entries)) {
+			bpfmem_err("invalid --max-entries '%s' (1..16777216)", arg);
+			return -EINVAL;
+		}
+		return 0;
+	case OPT_MAX_INFLIGHT:
+		if (bpfmem_parse_long(arg, 1, 1 << 24, &env.max_inflight)) {
+			bpfmem_err("invalid --max-inflight '%s' (1..16777216)", arg);
+			return -EINVAL;
+		}
+		return 0;
+	case OPT_STATS:
+		env.stats = true;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/* 0 to go on, -1 after -h (exit 0), or 2 after a one-line error */
 static int parse_args(int argc, char **argv, bool *list)
 {
-	static const struct option opts[] = {
-		{ "pid", required_argument, NULL, 'p' },
-		{ "cgroup", required_argument, NULL, 'c' },
-		{ "process", no_argument, NULL, 'P' },
-		{ "failures", no_argument, NULL, 'x' },
-		{ "errno", required_argument, NULL, 'e' },
-		{ "latency", no_argument, NULL, 'L' },
-		{ "histogram", no_argument, NULL, 'H' },
-		{ "milliseconds", no_argument, NULL, 'm' },
-		{ "top", required_argument, NULL, 'T' },
-		{ "interval", required_argument, NULL, 'i' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "list", no_argument, NULL, 'l' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "hook", required_argument, NULL, 1 },
-		{ "max-entries", required_argument, NULL, 2 },
-		{ "max-inflight", required_argument, NULL, 3 },
-		{ "stats", no_argument, NULL, 4 },
-		{ "verbose", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{},
+	const struct bpfmem_cli cli = {
+		.usage = "[-p PID | -c CGROUP_PATH] [-P] [-x | -e ERRNO] [-L] [-H] [-m]\n"
+			 "                       [-T N] [-i SECONDS] [-d SECONDS] [-j] [--hook fentry|kprobe|tp]\n"
+			 "                       [--max-entries N] [--max-inflight N] [--stats] [-v] | -l",
+		.doc = "Count syscalls, their errors and latency (like syscount), in BPF_F_NO_PREALLOC maps.",
+		.opts = opts,
+		.parse = parse_opt,
+		.ctx = list,
+		.verbose = &env.verbose,
 	};
 	unsigned long long cgid;
-	int c;
+	int ret;
 
-	while ((c = getopt_long(argc, argv, "p:c:Pxe:LHmT:i:d:ljvh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'p':
-		case 'c':
-			if (bpfmem_filter_opt(&env.filter, c, optarg))
-				return 2;
-			break;
-		case 'P': env.by_process = true; break;
-		case 'x': env.errors_only = true; break;
-		case 'e':
-			env.errno_filter = parse_errno(optarg);
-			if (env.errno_filter < 0) {
-				bpfmem_err("invalid errno '%s' (a name like ENOENT, or 1..4095)", optarg);
-				return 2;
-			}
-			break;
-		case 'L': env.latency = true; break;
-		case 'H': env.hist = env.latency = true; break;
-		case 'm': env.ms = true; break;
-		case 'T':
-			if (bpfmem_parse_long(optarg, 0, INT_MAX, &env.top)) {
-				bpfmem_err("invalid -T '%s' (0 = all rows)", optarg);
-				return 2;
-			}
-			break;
-		case 'i':
-		case 'd':
-			if (bpfmem_interval_opt(&env.loop, c, optarg))
-				return 2;
-			break;
-		case 'l': *list = true; break;
-		case 'j': env.json = true; break;
-		case 1:
-			if (!strcmp(optarg, "fentry"))
-				env.hook = HOOK_FENTRY;
-			else if (!strcmp(optarg, "kprobe"))
-				env.hook = HOOK_KPROBE;
-			else if (!strcmp(optarg, "tp") || !strcmp(optarg, "tracepoint"))
-				env.hook = HOOK_TP;
-			else {
-				bpfmem_err("invalid --hook '%s' (fentry|kprobe|tp)", optarg);
-				return 2;
-			}
-			break;
-		case 2:
-			if (bpfmem_parse_long(optarg, 1, 1 << 24, &env.max_entries)) {
-				bpfmem_err("invalid --max-entries '%s' (1..16777216)", optarg);
-				return 2;
-			}
-			break;
-		case 3:
-			if (bpfmem_parse_long(optarg, 1, 1 << 24, &env.max_inflight)) {
-				bpfmem_err("invalid --max-inflight '%s' (1..16777216)", optarg);
-				return 2;
-			}
-			break;
-		case 4: env.stats = true; break;
-		case 'v': env.verbose = true; break;
-		case 'h': usage(stdout); exit(0);
-		default: usage(stderr); return 2;
-		}
-	}
-	if (bpfmem_no_operands(argc, argv))
-		return 2;
+	ret = bpfmem_cli_parse(&cli, argc, argv);
+	if (ret)
+		return ret;
 	if (env.filter.pid && env.filter.cgroup) {
 		bpfmem_err("-p and -c are exclusive");
 		return 2;
@@ -647,10 +645,12 @@ int cmd_syscalls(int argc, char **argv)
 	size_t vsize, nrows;
 	long long prev_stat[SC_NSTATS] = {}, cur, prev_missed = 0;
 	bool list = false;
-	int err, counts_fd, stats_fd, i, ret = 1;
+	int err, counts_fd, stats_fd, i, ret;
 
-	if (parse_args(argc, argv, &list))
-		return 2;
+	ret = parse_args(argc, argv, &list);
+	if (ret)
+		return ret < 0 ? 0 : ret;
+	ret = 1;
 	if (list) {
 		list_syscalls();
 		return 0;

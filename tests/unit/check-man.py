@@ -6,11 +6,13 @@
 
 For every subcommand (bpfmem_cmds of tools/meson.build), docs/man/bpfmem-CMD.8.rst
 documents exactly the long and short options that `bpfmem CMD -h` lists, and those are
-exactly the options its getopt table accepts (struct option opts[] and the getopt_long()
-string of tools/CMD.c). The help text comes from the built binary BPFMEM when given (the
-full build), else from the literal of usage() in tools/CMD.c (the unit-only build has no
-binary: it needs no kernel). bpfmem(8) names every subcommand's page and documents
--h/--help and -V/--version, and `bpfmem --version` / `-V` print the meson version.
+exactly the options its table accepts (struct bpfmem_opt opts[] of tools/CMD.c, which
+tools/lib/cli.c turns into getopt_long()'s and -h's, plus -v/--verbose and -h/--help).
+The help text comes from the built binary BPFMEM when given (the full build), else from
+the table (the unit-only build has no binary: it needs no kernel). With the binary, a
+bad option, a missing argument and an operand each give one line on stderr and exit 2.
+bpfmem(8) names every subcommand's page and documents -h/--help and -V/--version, and
+`bpfmem --version` / `-V` print the meson version.
 """
 import os
 import re
@@ -36,23 +38,6 @@ def ok(good, what, detail=''):
 def read(path):
     with open(os.path.join(top, path), encoding='utf-8') as f:
         return f.read()
-
-
-def c_function(src, head):
-    """The body of the C function whose definition starts with @head."""
-    i = src.find(head)
-    if i < 0:
-        return None
-    j = src.find('\n}\n', i)
-    return src[i:j]
-
-
-def c_literals(code):
-    """The concatenated string literals of a piece of C, escapes resolved."""
-    out = []
-    for m in re.finditer(r'"((?:[^"\\\n]|\\.)*)"', code):
-        out.append(m.group(1).encode().decode('unicode_escape'))
-    return ''.join(out)
 
 
 OPT = re.compile(r'(?<![\w-])(--[a-z][a-z0-9-]*|-[A-Za-z0-9])(?![\w-])')
@@ -84,24 +69,27 @@ def page_options(rst):
     return opts
 
 
-def getopt_options(src):
-    """What the command accepts: long names of its struct option table, short letters of
-    its getopt_long() string."""
-    t = re.search(r'static const struct option opts\[\] = \{(.*?)\n\t*\};', src, re.S)
-    g = re.search(r'getopt_long\(argc, argv, "([^"]*)"', src)
-    if not t or not g:
+STD_OPTS = {'-v', '--verbose', '-h', '--help'}   # tools/lib/cli.c adds them to every table
+
+
+def table_options(src):
+    """What the command accepts: its struct bpfmem_opt table (short letters and long
+    names), and the options tools/lib/cli.c adds."""
+    t = re.search(r'static const struct bpfmem_opt opts\[\] = \{(.*?)\n\t*\};', src, re.S)
+    if not t:
         return None
-    longs = {'--' + x for x in re.findall(r'\{\s*"([a-z0-9-]+)"', t.group(1))}
-    shorts = {'-' + c for c in g.group(1) if c.isalnum()}
-    return longs | shorts
+    opts = set(STD_OPTS)
+    for key, name in re.findall(r"^\t\{ ('.'|[A-Z_0-9]+), (NULL|\"[a-z0-9-]+\")", t.group(1), re.M):
+        if key.startswith("'"):
+            opts.add('-' + key[1])
+        if name != 'NULL':
+            opts.add('--' + name.strip('"'))
+    return opts
 
 
 # Options a command accepts without listing them in -h, each with its reason. They are
 # left out of the comparison with the getopt table only (never of -h against the page).
-ACCEPTED_UNLISTED = {
-    # its getopt string has 'P', the value of --prometheus in its option table
-    ('maps', '-P'): 'tools/maps.c takes -P for --prometheus but -h lists --prometheus only',
-}
+ACCEPTED_UNLISTED = {}
 
 main_src = read('tools/bpfmem.c')
 # the subcommands: bpfmem_cmds of tools/meson.build, from which tools/bpfmem.c's table
@@ -124,10 +112,17 @@ for cmd in cmds:
     if binary:
         r = subprocess.run([binary, cmd, '-h'], capture_output=True, text=True)
         text, where = r.stdout, '`bpfmem %s -h`' % cmd
+        helped = help_options(text)
+        for bad, what in (('--no-such-option', 'a bad option'), ('-%', 'a bad short option'),
+                          ('operand', 'an operand')):
+            r = subprocess.run([binary, cmd, bad], capture_output=True, text=True)
+            ok(r.returncode == 2 and r.stderr.count('\n') == 1 and not r.stdout and
+               r.stderr.startswith('bpfmem %s: ' % cmd),
+               '%s: %s is one line on stderr, exit 2' % (cmd, what),
+               'exit %d, stderr: %s' % (r.returncode, r.stderr))
     else:
-        text, where = c_literals(c_function(src, 'static void usage(FILE *f)') or ''), \
-            'usage() of tools/%s.c' % cmd
-    helped = help_options(text)
+        text, where = '', 'the option table of tools/%s.c' % cmd
+        helped = table_options(src) or set()
     ok(len(helped) > 2, '%s: options read from %s (%d)' % (cmd, where, len(helped)), text)
     documented = page_options(read(page_path))
     ok(documented is not None, '%s: the page has an OPTIONS section' % cmd)
@@ -135,13 +130,13 @@ for cmd in cmds:
     ok(helped == documented, '%s: the page documents the options of %s' % (cmd, where),
        'only in -h: %s\nonly in the page: %s' % (' '.join(sorted(helped - documented)),
                                                   ' '.join(sorted(documented - helped))))
-    accepted = getopt_options(src)
+    accepted = table_options(src)
     for (c, o), why in sorted(ACCEPTED_UNLISTED.items()):
         if c == cmd and accepted and o in accepted and o not in helped:
             print('# known: %s' % why)
             accepted.discard(o)
     ok(accepted is not None and accepted == helped,
-       '%s: %s lists what its getopt table accepts' % (cmd, where),
+       '%s: %s lists what its option table accepts' % (cmd, where),
        'accepted, not in -h: %s\nin -h, not accepted: %s' % (
            ' '.join(sorted((accepted or set()) - helped)),
            ' '.join(sorted(helped - (accepted or set())))))

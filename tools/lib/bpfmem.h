@@ -87,7 +87,36 @@ int bpfmem_parse_pid(const char *s, pid_t *pid);
 /* Parses an interval in seconds (> 0, <= 1 day). */
 int bpfmem_parse_seconds(const char *s, double *out);
 /* After getopt: 0, or 2 with an error line if positional arguments remain. */
-int bpfmem_no_operands(int argc, char **argv);
+
+/* ---- cli.c: the option parser of the subcommands ---- */
+
+/* One option: @key its short letter, or a number >= 256 for a long-only option */
+struct bpfmem_opt {
+	int key;
+	const char *name;	/* long name, without "--"; NULL: a short option only */
+	const char *arg;	/* the argument's name in -h; NULL: takes none */
+	const char *help;	/* its text in -h; '\n' starts a continuation line */
+};
+
+struct bpfmem_cli {
+	const char *usage;	/* -h's synopsis after "Usage: bpfmem CMD " ('\n' + indent) */
+	const char *doc;	/* -h's paragraph under the synopsis */
+	const char *epilog;	/* -h's text after the options, or NULL */
+	const struct bpfmem_opt *opts;	/* ends with {}; -v and -h are added */
+	/* called per option in order: 0, or nonzero after its one-line error */
+	int (*parse)(int key, const char *arg, void *ctx);
+	void *ctx;
+	bool *verbose;		/* set by -v/--verbose */
+	bool operands;		/* operands allowed (else one is an error) */
+};
+
+/*
+ * Parses argv (argv[0] is the subcommand) by @cli. Returns 0 to go on (optind is the
+ * first operand), -1 after printing -h (exit 0), or 2 after a one-line error (a bad
+ * option or value, a missing argument, an operand): exit 2.
+ */
+int bpfmem_cli_parse(const struct bpfmem_cli *cli, int argc, char **argv);
+void bpfmem_cli_help(const struct bpfmem_cli *cli, FILE *f);
 /* Opens a cgroup v2 directory; returns its id (inode) or < 0 with an error line. */
 int bpfmem_cgroup_id(const char *path, unsigned long long *id);
 /* -p/--pid PID and -c/--cgroup DIR of the tracers (syscalls, flows): what they count.

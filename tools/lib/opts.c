@@ -5,7 +5,6 @@
  * where the caller returns 2.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -51,14 +50,6 @@ int bpfmem_parse_pid(const char *s, pid_t *pid)
 	}
 	*pid = v;
 	return 0;
-}
-
-int bpfmem_no_operands(int argc, char **argv)
-{
-	if (optind >= argc)
-		return 0;
-	bpfmem_err("unexpected argument '%s'", argv[optind]);
-	return 2;
 }
 
 int bpfmem_parse_seconds(const char *s, double *out)

@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tools/lib/cli.c, the option parser of every subcommand: the table is what getopt
+ * accepts and what -h lists; bad options, missing arguments, operands and a value the
+ * command rejects are one line on stderr and status 2; -h is status -1 (exit 0).
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "bpfmem.h"
+#include "tap.h"
+
+enum { OPT_LONG = 256, OPT_FLAG };
+
+static const struct bpfmem_opt opts[] = {
+	{ 'p', "pid", "PID", "only this process" },
+	{ 'j', "json", NULL, "JSON output,\nwith a second line" },
+	{ OPT_LONG, "max-entries", "N", "a long-only option" },
+	{ OPT_FLAG, "stats", NULL, "a long-only flag" },
+	{ '4', NULL, NULL, "a short-only option" },
+	{ 'x', "a-long-option-name", "VALUE", "text under a head that reaches the column" },
+	{},
+};
+
+static struct {
+	char seen[64];	/* keys in order, one char each ('L' OPT_LONG, 'F' OPT_FLAG) */
+	char arg[64];
+	bool verbose;
+} got;
+
+static int parse(int key, const char *arg, void *ctx)
+{
+	size_t n = strlen(got.seen);
+	char c = key == OPT_LONG ? 'L' : key == OPT_FLAG ? 'F' : key;
+
+	if (arg && !strcmp(arg, "bad")) {
+		bpfmem_err("invalid value '%s'", arg);
+		return -EINVAL;
+	}
+	got.seen[n] = c;
+	if (arg)
+		snprintf(got.arg, sizeof(got.arg), "%s", arg);
+	return 0;
+}
+
+static const struct bpfmem_cli cli = {
+	.usage = "[-p PID] [-j]",
+	.doc = "A test command.",
+	.epilog = "The end.",
+	.opts = opts,
+	.parse = parse,
+	.verbose = &got.verbose,
+};
+
+/* runs the parser on a NULL-terminated argv; @err gets what it wrote to stderr */
+static int run(char *err, size_t len, ...)
+{
+	char *argv[16];
+	int argc = 0, ret, fd, saved;
+	va_list ap;
+	FILE *f = tmpfile();
+	size_t got_len;
+
+	va_start(ap, len);
+	argv[argc++] = "test";
+	while ((argv[argc] = va_arg(ap, char *)))
+		argc++;
+	va_end(ap);
+	memset(&got, 0, sizeof(got));
+	fflush(stderr);
+	saved = dup(2);
+	fd = fileno(f);
+	dup2(fd, 2);
+	ret = bpfmem_cli_parse(&cli, argc, argv);
+	fflush(stderr);
+	dup2(saved, 2);
+	close(saved);
+	rewind(f);
+	got_len = fread(err, 1, len - 1, f);
+	err[got_len] = '\0';
+	fclose(f);
+	return ret;
+}
+
+static int lines(const char *s)
+{
+	int l = 0;
+
+	for (; *s; s++)
+		l += *s == '\n';
+	return l;
+}
+
+int main(void)
+{
+	char err[512], help[2048];
+	FILE *f;
+	size_t len;
+	int ret;
+
+	bpfmem_cmd = "bpfmem test";
+
+	ret = run(err, sizeof(err), "-p", "12", "--json", "--max-entries", "7", "--stats",
+		  "-4", "-v", NULL);
+	CHECK(ret == 0 && !strcmp(got.seen, "pjLF4") && !strcmp(got.arg, "7") && got.verbose &&
+	      !*err, "options in order, short, long, long-only, short-only; -v sets verbose");
+	ret = run(err, sizeof(err), "-j4", "-p12", "--max-entries=9", NULL);
+	CHECK(ret == 0 && !strcmp(got.seen, "j4pL") && !strcmp(got.arg, "9"),
+	      "clustered short options, attached values, --name=value");
+	ret = run(err, sizeof(err), "-z", NULL);
+	CHECK(ret == 2 && lines(err) == 1 &&
+	      !strcmp(err, "bpfmem test: unknown option '-z' (bpfmem test -h lists them)\n"),
+	      "unknown short option: one line, status 2");
+	ret = run(err, sizeof(err), "-jz", NULL);
+	CHECK(ret == 2 && strstr(err, "'-z'") && lines(err) == 1,
+	      "unknown short option in a cluster is named alone");
+	ret = run(err, sizeof(err), "--nope=3", NULL);
+	CHECK(ret == 2 && strstr(err, "unknown option '--nope=3'") && lines(err) == 1,
+	      "unknown long option: one line, status 2");
+	ret = run(err, sizeof(err), "--pi", "3", NULL);
+	CHECK(ret == 0 && !strcmp(got.seen, "p"), "an unambiguous long prefix is the option");
+	ret = run(err, sizeof(err), "-p", NULL);
+	CHECK(ret == 2 && strstr(err, "option '-p' needs an argument") && lines(err) == 1,
+	      "short option without its argument");
+	ret = run(err, sizeof(err), "--max-entries", NULL);
+	CHECK(ret == 2 && strstr(err, "option '--max-entries' needs an argument") &&
+	      lines(err) == 1, "long option without its argument");
+	ret = run(err, sizeof(err), "--pid", NULL);
+	CHECK(ret == 2 && strstr(err, "option '--pid' needs an argument"),
+	      "long option with a short key, without its argument, named as given");
+	ret = run(err, sizeof(err), "--json=1", NULL);
+	CHECK(ret == 2 && lines(err) == 1, "a flag given a value is refused");
+	ret = run(err, sizeof(err), "-j", "extra", NULL);
+	CHECK(ret == 2 && !strcmp(err, "bpfmem test: unexpected argument 'extra'\n"),
+	      "an operand is refused");
+	ret = run(err, sizeof(err), "-p", "bad", "-j", NULL);
+	CHECK(ret == 2 && !strcmp(err, "bpfmem test: invalid value 'bad'\n") &&
+	      !strchr(got.seen, 'j'), "the command's own error stops the parse, status 2");
+	ret = run(err, sizeof(err), "--", "-j", NULL);
+	CHECK(ret == 2 && strstr(err, "unexpected argument '-j'"), "after --, an operand");
+
+	/* -h: to stdout, status -1 */
+	fflush(stdout);
+	{
+		int saved = dup(1);
+
+		f = tmpfile();
+		dup2(fileno(f), 1);
+		ret = run(err, sizeof(err), "-j", "--help", "-z", NULL);
+		fflush(stdout);
+		dup2(saved, 1);
+		close(saved);
+	}
+	rewind(f);
+	len = fread(help, 1, sizeof(help) - 1, f);
+	help[len] = '\0';
+	fclose(f);
+	CHECK(ret == -1 && !*err, "--help: status -1, nothing on stderr, options after it unread");
+	CHECK(!strncmp(help, "Usage: bpfmem test [-p PID] [-j]\nA test command.\n\n", 49),
+	      "-h: synopsis, then the paragraph");
+	CHECK(strstr(help, "\n  -p, --pid PID          only this process\n") != NULL,
+	      "-h: short and long with the argument, text at column 25");
+	CHECK(strstr(help, "\n  -j, --json             JSON output,\n"
+			   "                         with a second line\n") != NULL,
+	      "-h: a continuation line is indented to the column");
+	CHECK(strstr(help, "\n      --max-entries N    a long-only option\n") != NULL &&
+	      strstr(help, "\n      --stats            a long-only flag\n") != NULL,
+	      "-h: long-only options");
+	CHECK(strstr(help, "\n  -4                     a short-only option\n") != NULL,
+	      "-h: a short-only option");
+	CHECK(strstr(help, "\n  -x, --a-long-option-name VALUE\n"
+			   "                         text under a head") != NULL,
+	      "-h: a head that reaches the column has its text on the next line");
+	CHECK(strstr(help, "\n  -v, --verbose          libbpf debug output\n"
+			   "  -h, --help             this help\nThe end.\n") != NULL,
+	      "-h: -v and -h added last, then the epilog");
+
+	printf("1..%d\n", n);
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The option parser of every bpfmem subcommand: one table (struct bpfmem_opt) gives
+ * getopt_long()'s short string and long options, and the option list of -h, so the
+ * three cannot disagree (tests/unit/check-man.py compares -h with the manual pages).
+ * -h/--help and -v/--verbose are added to every table here. A bad option, a missing
+ * argument or an operand is one line on stderr and exit status 2.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "bpfmem.h"
+
+#define HELP_COL 25	/* where an option's text starts in -h */
+
+static const struct bpfmem_opt std_opts[] = {
+	{ 'v', "verbose", NULL, "libbpf debug output" },
+	{ 'h', "help", NULL, "this help" },
+	{},
+};
+
+static size_t n_opts(const struct bpfmem_opt *o)
+{
+	size_t n = 0;
+
+	while (o && o[n].key)
+		n++;
+	return n;
+}
+
+/* "  -p, --pid PID" / "      --hook HOOK" / "  -4" */
+static int opt_head(const struct bpfmem_opt *o, char *buf, size_t len)
+{
+	bool shortopt = o->key > 0 && o->key < 256;
+
+	if (!o->name)
+		return snprintf(buf, len, "  -%c%s%s", o->key, o->arg ? " " : "",
+				o->arg ? o->arg : "");
+	return snprintf(buf, len, "  %c%c%s--%s%s%s", shortopt ? '-' : ' ',
+			shortopt ? o->key : ' ', shortopt ? ", " : "  ", o->name,
+			o->arg ? " " : "", o->arg ? o->arg : "");
+}
+
+static void help_opt(FILE *f, const struct bpfmem_opt *o)
+{
+	const char *t = o->help, *nl;
+	char head[96];
+	int n = opt_head(o, head, sizeof(head));
+
+	/* a head that reaches the column gets its text on the next line */
+	if (n > HELP_COL - 2)
+		fprintf(f, "%s\n%*s", head, HELP_COL, "");
+	else
+		fprintf(f, "%-*s", HELP_COL, head);
+	while ((nl = strchr(t, '\n'))) {
+		fprintf(f, "%.*s\n%*s", (int)(nl - t), t, HELP_COL, "");
+		t = nl + 1;
+	}
+	fprintf(f, "%s\n", t);
+}
+
+void bpfmem_cli_help(const struct bpfmem_cli *cli, FILE *f)
+{
+	const struct bpfmem_opt *o;
+
+	fprintf(f, "Usage: %s %s\n%s\n\n", bpfmem_cmd, cli->usage, cli->doc);
+	for (o = cli->opts; o && o->key; o++)
+		help_opt(f, o);
+	for (o = std_opts; o->key; o++)
+		help_opt(f, o);
+	if (cli->epilog)
+		fprintf(f, "%s\n", cli->epilog);
+}
+
+static const struct bpfmem_opt *find_key(const struct bpfmem_cli *cli, int key)
+{
+	const struct bpfmem_opt *o;
+
+	for (o = cli->opts; o && o->key; o++)
+		if (o->key == key)
+			return o;
+	return NULL;
+}
+
+int bpfmem_cli_parse(const struct bpfmem_cli *cli, int argc, char **argv)
+{
+	size_t n = n_opts(cli->opts) + n_opts(std_opts), i, k = 0;
+	struct option *lopts = calloc(n + 1, sizeof(*lopts));
+	char *shorts = calloc(2 * n + 2, 1), *s;
+	const struct bpfmem_opt *o;
+	int c, ret = 0;
+
+	if (!lopts || !shorts) {
+		bpfmem_err("out of memory");
+		ret = 2;
+		goto out;
+	}
+	/* ':' first: a missing argument is ':', not '?', and getopt prints nothing */
+	s = shorts;
+	*s++ = ':';
+	for (i = 0; i < n; i++) {
+		o = i < n_opts(cli->opts) ? &cli->opts[i] : &std_opts[i - n_opts(cli->opts)];
+		if (o->name)
+			lopts[k++] = (struct option){ o->name,
+				o->arg ? required_argument : no_argument, NULL, o->key };
+		if (o->key > 0 && o->key < 256) {
+			*s++ = o->key;
+			if (o->arg)
+				*s++ = ':';
+		}
+	}
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, shorts, lopts, NULL)) != -1) {
+		if (c == 'h' && !find_key(cli, 'h')) {
+			bpfmem_cli_help(cli, stdout);
+			ret = -1;
+			goto out;
+		}
+		if (c == 'v' && !find_key(cli, 'v')) {
+			if (cli->verbose)
+				*cli->verbose = true;
+			continue;
+		}
+		if (c == '?' || c == ':') {
+			const char *arg = argv[optind - 1];
+			char opt[3] = { '-', optopt, 0 };
+
+			/* getopt sets optopt for a short option; a long one is argv's word */
+			if (!optopt || optopt >= 256 || !strncmp(arg, "--", 2))
+				snprintf(opt, 1, "%s", "");
+			bpfmem_err(c == ':' ? "option '%s' needs an argument (%s -h)" :
+				   "unknown option '%s' (%s -h lists them)", opt[0] ? opt : arg,
+				   bpfmem_cmd);
+			ret = 2;
+			goto out;
+		}
+		if (cli->parse(c, optarg, cli->ctx)) {
+			ret = 2;
+			goto out;
+		}
+	}
+	if (!cli->operands && optind < argc) {
+		bpfmem_err("unexpected argument '%s'", argv[optind]);
+		ret = 2;
+	}
+out:
+	free(lopts);
+	free(shorts);
+	return ret;
+}
