@@ -1,11 +1,12 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
 # In-guest: the cost of a tracing program's run, from the UPSTREAM selftests `bench`
-# trigger cases: a BPF driver calls a kernel function in a loop (task context,
-# preemptible on PREEMPT_RT) and an fentry/fexit/fmod_ret (trampoline) or kprobe
-# program counts the calls. On PREEMPT_RT with the series every trampoline run in
-# task context takes its per-CPU run lock (patch 12; uncontended here: one producer
-# per CPU); kprobe runs do not and are the reference.
+# trigger cases: a BPF driver calls a kernel function in a loop and an
+# fentry/fexit/fmodret (trampoline) or kprobe program counts the calls. The driver is a
+# raw_tp program run by BPF_PROG_TEST_RUN, which runs it between get_cpu() and
+# put_cpu(): the traced runs are not preemptible, also on PREEMPT_RT, so they never
+# take the series' run lock (patch 12). For the cost of runs in task context, where
+# the lock is taken, see tests/bench-run-cost.sh (workload trigsys).
 #
 #   sh /examples/bench-trig.sh [-w WARMUP_S] [-d DURATION_S] [-p PRODUCERS]
 #   Defaults: -w 1 -d 3 -p 1

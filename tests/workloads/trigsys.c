@@ -5,7 +5,8 @@
  *
  *   trigsys [-d SECONDS] [-r ROUNDS] [-t THREADS]
  *
- * Each round measures, in turn, getpgid() calls per second with no program (none), an
+ * The programs are loaded once; each round attaches them one at a time and measures, in
+ * turn, getpgid() calls per second with no program (none), an
  * fentry program that qualifies for a non-preemptible run on the series (count), one
  * that does not and takes the run lock (lock), and a kprobe (kprobe), each for SECONDS
  * (default 2) on THREADS threads (default 1) pinned to CPU 0 (two threads share the CPU
@@ -66,6 +67,8 @@ static int cmp_double(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
+	struct bpf_program *progs[MODES] = {};
+	struct trigsys_bpf *skel;
 	double secs = 2, rate[MODES][64];
 	int c, rounds = 3, threads = 1, r, m, t, bad = 0;
 
@@ -85,27 +88,34 @@ int main(int argc, char **argv)
 		fprintf(stderr, "trigsys: bad arguments\n");
 		return 2;
 	}
+	skel = trigsys_bpf__open_and_load();
+	if (!skel) {
+		fprintf(stderr, "trigsys: cannot load the programs: %s\n", strerror(errno));
+		return 1;
+	}
+	progs[1] = skel->progs.count;
+	progs[2] = skel->progs.lock;
+	progs[3] = skel->progs.kprobe;
 	for (r = 0; r < rounds; r++) {
 		for (m = 0; m < MODES; m++) {
+			struct bpf_link *link = NULL;
 			struct worker w[16] = {};
-			struct trigsys_bpf *skel = NULL;
-			struct bpf_program *prog = NULL;
-			long calls = 0;
 			long long misses = 0;
+			long calls = 0;
 			double t0, t1;
+			__u64 hits;
 
 			if (m) {
-				skel = trigsys_bpf__open();
-				if (!skel)
-					goto fail;
-				bpf_program__set_autoload(skel->progs.count, m == 1);
-				bpf_program__set_autoload(skel->progs.lock, m == 2);
-				bpf_program__set_autoload(skel->progs.kprobe, m == 3);
-				prog = m == 1 ? skel->progs.count : m == 2 ? skel->progs.lock :
-				       skel->progs.kprobe;
-				if (trigsys_bpf__load(skel) || !bpf_program__attach(prog))
-					goto fail;
+				link = bpf_program__attach(progs[m]);
+				if (!link) {
+					fprintf(stderr, "trigsys: cannot attach %s: %s\n", modes[m],
+						strerror(errno));
+					trigsys_bpf__destroy(skel);
+					return 1;
+				}
+				misses = -wl_prog_misses(bpf_program__fd(progs[m]));
 			}
+			skel->bss->hits = 0;
 			stop = 0;
 			t0 = now();
 			for (t = 0; t < threads; t++)
@@ -117,29 +127,23 @@ int main(int argc, char **argv)
 				calls += w[t].calls;
 			}
 			t1 = now();
+			hits = skel->bss->hits;
+			bpf_link__destroy(link);
 			rate[m][r] = calls / (t1 - t0);
-			if (skel) {
-				misses = wl_prog_misses(bpf_program__fd(prog));
-				if ((long long)skel->bss->hits + misses < calls ||
-				    skel->bss->hits > (__u64)calls + 1000) {
+			if (m) {
+				misses += wl_prog_misses(bpf_program__fd(progs[m]));
+				if ((long long)hits + misses < calls || hits > (__u64)calls + 1000) {
 					fprintf(stderr, "trigsys: %s: %llu hits + %lld misses for %ld calls\n",
-						modes[m], (unsigned long long)skel->bss->hits, misses, calls);
+						modes[m], (unsigned long long)hits, misses, calls);
 					bad = 1;
 				}
 			}
 			printf("trigsys %d %s calls_per_s %.0f calls %ld hits %llu misses %lld\n", r,
-			       modes[m], rate[m][r], calls,
-			       skel ? (unsigned long long)skel->bss->hits : 0ULL, misses);
+			       modes[m], rate[m][r], calls, (unsigned long long)hits, misses);
 			fflush(stdout);
-			trigsys_bpf__destroy(skel);
-			continue;
-fail:
-			fprintf(stderr, "trigsys: cannot load or attach %s: %s\n", modes[m],
-				strerror(errno));
-			trigsys_bpf__destroy(skel);
-			return 1;
 		}
 	}
+	trigsys_bpf__destroy(skel);
 	{
 		double base = 0;
 
