@@ -75,13 +75,15 @@ static const char *drop_text[NDROPS] = {
 	"missed: the kernel skipped our programs (recursion, or a preempted run on the same CPU)"
 };
 
+enum { SORT_ALL, SORT_TX, SORT_RX };	/* -s all, tx, rx */
+
 static struct env {
 	struct bpfmem_interval loop;	/* -i, -d */
 	double idle;
 	long top, max_entries, ringbuf;
 	struct bpfmem_filter filter;	/* -p, -c */
 	int family, proto;
-	enum { SORT_ALL, SORT_TX, SORT_RX } sort;
+	int sort;
 	bool json, closed, verbose, hist;
 	const char *hook;
 } env = {
@@ -121,14 +123,16 @@ static const struct bpfmem_opt opts[] = {
 	{ OPT_PROTO, "proto", "P", "tcp or udp only" },
 	{ 'p', "pid", "PID", "flows owned by PID (first process that sent/received)" },
 	{ 'c', "cgroup", "PATH", "sockets created in this cgroup v2 or its descendants" },
-	{ OPT_CLOSED, "closed", NULL, "print each closed flow's final counts (like tcplife)" },
+	{ OPT_CLOSED, "closed", NULL, "print each closed flow's final counts (like tcplife)",
+	  .flag = &env.closed },
 	{ OPT_IDLE, "idle", "S", "report and evict UDP flows idle for S s (default 60)" },
 	{ OPT_MAX_ENTRIES, "max-entries", "N", "size of the flow map (default 10240)" },
 	{ OPT_RINGBUF, "ringbuf", "BYTES", "closed-flow ring buffer, power of 2 >= 4096 (default\n"
 	  "512 KiB, ~3800 closed flows); read when half full and every\ninterval" },
 	{ OPT_HOOK, "hook", "H", "fentry (default when available) or kprobe" },
 	{ 'H', "histogram", NULL, "log2 histograms of the payload bytes of each send and\n"
-	  "receive call, per interval (all processes, also with -p)" },
+	  "receive call, per interval (all processes, also with -p)",
+	  .flag = &env.hist },
 	{ 'j', "json", NULL, "JSON, one object a line (full schema: tools/flows.c):\n"
 	  "{\"type\":\"start\",\"hook\",\"max_entries\",\"ringbuf\"}\n"
 	  "{\"type\":\"interval\",\"time\",\"ts\",\"live_flows\",\n"
@@ -142,7 +146,8 @@ static const struct bpfmem_opt opts[] = {
 	  "FLOW: \"netns\",\"family\",\"proto\",\"laddr\",\"lport\",\"raddr\",\n"
 	  " \"rport\",\"pid\",\"comm\",\"tx_bytes\",\"rx_bytes\",\"tx_packets\",\n"
 	  " \"rx_packets\" (interval), the same with _total (since the\n"
-	  " flow began), \"age_ms\",\"idle_ms\"" },
+	  " flow began), \"age_ms\",\"idle_ms\"",
+	  .flag = &env.json },
 	{},
 };
 
@@ -676,6 +681,12 @@ static long long summary(struct flows_bpf *skel, bool fentry)
 
 static int parse_opt(int key, const char *arg, void *ctx)
 {
+	/* in the order of SORT_ALL, SORT_TX, SORT_RX */
+	static const char *const sorts[] = { "all", "tx", "rx" };
+	static const char *const protos[] = { "tcp", "udp" };
+	static const char *const hooks[] = { "fentry", "kprobe" };
+	int i;
+
 	switch (key) {
 	case 'i':
 	case 'd':
@@ -689,17 +700,7 @@ static int parse_opt(int key, const char *arg, void *ctx)
 		}
 		return 0;
 	case 's':
-		if (!strcmp(arg, "tx"))
-			env.sort = SORT_TX;
-		else if (!strcmp(arg, "rx"))
-			env.sort = SORT_RX;
-		else if (!strcmp(arg, "all"))
-			env.sort = SORT_ALL;
-		else {
-			bpfmem_err("invalid -s '%s' (tx|rx|all)", arg);
-			return -EINVAL;
-		}
-		return 0;
+		return bpfmem_parse_choice(arg, sorts, 3, "-s", &env.sort);
 	case 'p':
 	case 'c':
 		return bpfmem_filter_opt(&env.filter, key, arg);
@@ -712,17 +713,9 @@ static int parse_opt(int key, const char *arg, void *ctx)
 		env.family = key == '4' ? AF_INET : AF_INET6;
 		return 0;
 	case OPT_PROTO:
-		if (!strcmp(arg, "tcp"))
-			env.proto = IPPROTO_TCP;
-		else if (!strcmp(arg, "udp"))
-			env.proto = IPPROTO_UDP;
-		else {
-			bpfmem_err("invalid --proto '%s' (tcp|udp)", arg);
+		if (bpfmem_parse_choice(arg, protos, 2, "--proto", &i))
 			return -EINVAL;
-		}
-		return 0;
-	case OPT_CLOSED:
-		env.closed = true;
+		env.proto = i ? IPPROTO_UDP : IPPROTO_TCP;
 		return 0;
 	case OPT_MAX_ENTRIES:
 		if (bpfmem_parse_long(arg, 1, 1 << 24, &env.max_entries)) {
@@ -738,17 +731,9 @@ static int parse_opt(int key, const char *arg, void *ctx)
 		}
 		return 0;
 	case OPT_HOOK:
-		if (strcmp(arg, "fentry") && strcmp(arg, "kprobe")) {
-			bpfmem_err("invalid --hook '%s' (fentry|kprobe)", arg);
+		if (bpfmem_parse_choice(arg, hooks, 2, "--hook", &i))
 			return -EINVAL;
-		}
-		env.hook = arg;
-		return 0;
-	case 'j':
-		env.json = true;
-		return 0;
-	case 'H':
-		env.hist = true;
+		env.hook = hooks[i];
 		return 0;
 	}
 	return -EINVAL;

@@ -100,8 +100,10 @@ static const struct bpfmem_opt opts[] = {
 	  "alloc_failures,owners:[{pid,comm,cgroup}],memcg,memcg_source}],\n"
 	  "memcgs:[{path,memory_current,kernel,percpu,slab_unreclaimable,\n"
 	  "vmalloc}],totals:{maps,memlock,elements,cached_bytes,\n"
-	  "pending_bytes},allocators:{...}|null}; bytes; null = n/a" },
-	{ OPT_PROM, "prometheus", NULL, "Prometheus text exposition format (node-exporter textfile)" },
+	  "pending_bytes},allocators:{...}|null}; bytes; null = n/a",
+	  .flag = &env.json },
+	{ OPT_PROM, "prometheus", NULL, "Prometheus text exposition format (node-exporter textfile)",
+	  .flag = &env.prom },
 	{ 'i', "interval", "S", "watch: repeat every S seconds (Ctrl-C ends)" },
 	{ 'n', "count", "N", "with -i: stop after N intervals" },
 	{},
@@ -127,12 +129,6 @@ static int parse_opt(int key, const char *arg, void *ctx)
 	case 's':
 		return bpfmem_parse_choice(arg, sorts, sizeof(sorts) / sizeof(sorts[0]),
 					   "sort key", &env.sort);
-	case 'j':
-		env.json = true;
-		return 0;
-	case OPT_PROM:
-		env.prom = true;
-		return 0;
 	case 'i':
 	case 'n':
 		return bpfmem_interval_opt(&env.loop, key, arg);

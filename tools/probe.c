@@ -29,11 +29,13 @@ static struct {
 enum { OPT_SELFTEST = 256, OPT_HOOK };
 
 static const struct bpfmem_opt opts[] = {
-	{ 'j', "json", NULL, "JSON output" },
+	{ 'j', "json", NULL, "JSON output",
+	  .flag = &env.json },
 	{ OPT_SELFTEST, "selftest", NULL, "load a program on " PROBE_FUNC " that counts into a\n"
 	  "BPF_F_NO_PREALLOC hash map, trigger it and check the counts;\n"
 	  "a 'selftest-totals' line accounts for every call: counted,\n"
-	  "dropped (allocation failed) or skipped by the kernel" },
+	  "dropped (allocation failed) or skipped by the kernel",
+	  .flag = &env.self },
 	{ OPT_HOOK, "hook", "HOOK", "fentry (default when it can attach) or kprobe" },
 	{ 'n', "calls", "N", "calls per key (default 1000)" },
 	{ 'k', "keys", "K", "distinct keys (default 10)" },
@@ -42,19 +44,14 @@ static const struct bpfmem_opt opts[] = {
 
 static int parse_opt(int key, const char *arg, void *ctx)
 {
+	static const char *const hooks[] = { "fentry", "kprobe" };
+	int i;
+
 	switch (key) {
-	case 'j':
-		env.json = true;
-		return 0;
-	case OPT_SELFTEST:
-		env.self = true;
-		return 0;
 	case OPT_HOOK:
-		if (strcmp(arg, "fentry") && strcmp(arg, "kprobe")) {
-			bpfmem_err("invalid --hook '%s' (fentry|kprobe)", arg);
+		if (bpfmem_parse_choice(arg, hooks, 2, "--hook", &i))
 			return -EINVAL;
-		}
-		env.hook = arg;
+		env.hook = hooks[i];
 		return 0;
 	case 'n':
 		if (bpfmem_parse_long(arg, 1, 1000000, &env.calls)) {

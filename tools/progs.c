@@ -71,7 +71,8 @@ static const struct bpfmem_opt opts[] = {
 	  "\"name\",\"runs\",\"run_time_ns\",\"avg_ns\",\"cpu_pct\",\n"
 	  "\"recursion_misses\",\"runs_total\",\"run_time_ns_total\",\n"
 	  "\"recursion_misses_total\",\"rt_nonpreempt\",\"map_ids\",\n"
-	  "\"map_memlock\",\"map_cached_bytes\"}]}" },
+	  "\"map_memlock\",\"map_cached_bytes\"}]}",
+	  .flag = &env.json },
 	{},
 };
 
@@ -98,9 +99,6 @@ static int parse_opt(int key, const char *arg, void *ctx)
 			bpfmem_err("invalid program id '%s'", arg);
 			return -EINVAL;
 		}
-		return 0;
-	case 'j':
-		env.json = true;
 		return 0;
 	}
 	return -EINVAL;

@@ -113,13 +113,16 @@ static const struct bpfmem_opt opts[] = {
 	{ OPT_NO_CHURN, "no-churn", NULL, "skip the churn case" },
 	{ OPT_ROUNDS, "rounds", "N", "churn rounds (default 16; each replaces 1/8 of the keys)" },
 	{ OPT_SETTLE, "settle", "S", "seconds to wait after churn before 'settled' (default 2)" },
-	{ OPT_LRU, "lru", NULL, "LRU hash maps (BPF_F_NO_PREALLOC needs series patch 9)" },
+	{ OPT_LRU, "lru", NULL, "LRU hash maps (BPF_F_NO_PREALLOC needs series patch 9)",
+	  .flag = &env.lru },
 	{ 'j', "json", NULL, "JSON, one object per measurement:\n"
 	  "{mode,fill,occupancy_pct,elements,memory_bytes,kernel_bytes,\n"
 	  "memlock_bytes,cached_bytes,pending_bytes,floor_bytes,key_size,\n"
 	  "value_size,max_entries,element_bytes,bucket_bytes,\n"
-	  "forced_dynamic,fill_failures,map_type} (null = n/a)" },
-	{ OPT_CSV, "csv", NULL, "CSV (same fields) instead of the table" },
+	  "forced_dynamic,fill_failures,map_type} (null = n/a)",
+	  .flag = &env.json },
+	{ OPT_CSV, "csv", NULL, "CSV (same fields) instead of the table",
+	  .flag = &env.csv },
 	{ OPT_CSV_FILE, "csv-file", "FILE", "also write the CSV to FILE (for tools/plot-savings.sh)" },
 	{},
 };
@@ -179,15 +182,6 @@ static int parse_opt(int key, const char *arg, void *ctx)
 		return 0;
 	case OPT_SETTLE:
 		return bpfmem_parse_seconds(arg, &env.settle);
-	case 'j':
-		env.json = true;
-		return 0;
-	case OPT_LRU:
-		env.lru = true;
-		return 0;
-	case OPT_CSV:
-		env.csv = true;
-		return 0;
 	case OPT_CSV_FILE:
 		env.csv_file = arg;
 		return 0;

@@ -82,12 +82,16 @@ enum { OPT_HOOK = 256, OPT_MAX_ENTRIES, OPT_MAX_INFLIGHT, OPT_STATS };
 static const struct bpfmem_opt opts[] = {
 	{ 'p', "pid", "PID", "only this process (tgid)" },
 	{ 'c', "cgroup", "PATH", "only tasks of this cgroup v2 directory and its descendants" },
-	{ 'P', "process", NULL, "count per process instead of per syscall" },
-	{ 'x', "failures", NULL, "only failed syscalls" },
+	{ 'P', "process", NULL, "count per process instead of per syscall",
+	  .flag = &env.by_process },
+	{ 'x', "failures", NULL, "only failed syscalls",
+	  .flag = &env.errors_only },
 	{ 'e', "errno", "ERRNO", "only syscalls failing with ERRNO (name like ENOENT, or number)" },
-	{ 'L', "latency", NULL, "measure latency: total, average, max (sorts by total time)" },
+	{ 'L', "latency", NULL, "measure latency: total, average, max (sorts by total time)",
+	  .flag = &env.latency },
 	{ 'H', "histogram", NULL, "also a log2 latency histogram per row (implies -L)" },
-	{ 'm', "milliseconds", NULL, "latency in ms (default us)" },
+	{ 'm', "milliseconds", NULL, "latency in ms (default us)",
+	  .flag = &env.ms },
 	{ 'T', "top", "N", "print the top N rows (default 10, 0 = all)" },
 	{ 'i', "interval", "S", "print every S seconds (default: once, at the end)" },
 	{ 'd', "duration", "S", "trace for S seconds (default: until Ctrl-C)" },
@@ -96,7 +100,8 @@ static const struct bpfmem_opt opts[] = {
 	  "tools/syscalls.c): interval, time, elapsed_s, final, hook, by,\n"
 	  "filter, total{count,errors,rows}, rows[{nr,syscall|pid,comm,\n"
 	  "count,errors,lat_ns{total,avg,max,samples},hist_log2_us}],\n"
-	  "dropped, inflight_lost, missed, stats, maps[memlock,...]" },
+	  "dropped, inflight_lost, missed, stats, maps[memlock,...]",
+	  .flag = &env.json },
 	{ OPT_HOOK, "hook", "HOOK", "fentry|kprobe on " SC_FUNC ", or tp (raw_syscalls tracepoints);\n"
 	  "default: fentry if it can attach, else kprobe, else tp" },
 	{ OPT_MAX_ENTRIES, "max-entries", "N", "size of the aggregate map (default 512 per syscall, which holds\n"
@@ -104,7 +109,8 @@ static const struct bpfmem_opt opts[] = {
 	  "counted and reported as dropped" },
 	{ OPT_MAX_INFLIGHT, "max-inflight", "N", "size of the in-flight (per thread) map (default 8192)" },
 	{ OPT_STATS, "stats", NULL, "per interval: map element counts, in-flight entries of dead\n"
-	  "threads (must be 0), entries removed at thread exit" },
+	  "threads (must be 0), entries removed at thread exit",
+	  .flag = &env.stats },
 	{},
 };
 
@@ -417,12 +423,6 @@ static int parse_opt(int key, const char *arg, void *ctx)
 	case 'p':
 	case 'c':
 		return bpfmem_filter_opt(&env.filter, key, arg);
-	case 'P':
-		env.by_process = true;
-		return 0;
-	case 'x':
-		env.errors_only = true;
-		return 0;
 	case 'e':
 		env.errno_filter = parse_errno(arg);
 		if (env.errno_filter < 0) {
@@ -430,14 +430,8 @@ static int parse_opt(int key, const char *arg, void *ctx)
 			return -EINVAL;
 		}
 		return 0;
-	case 'L':
-		env.latency = true;
-		return 0;
 	case 'H':
 		env.hist = env.latency = true;
-		return 0;
-	case 'm':
-		env.ms = true;
 		return 0;
 	case 'T':
 		if (bpfmem_parse_long(arg, 0, INT_MAX, &env.top)) {
@@ -450,9 +444,6 @@ static int parse_opt(int key, const char *arg, void *ctx)
 		return bpfmem_interval_opt(&env.loop, key, arg);
 	case 'l':
 		*list = true;
-		return 0;
-	case 'j':
-		env.json = true;
 		return 0;
 	case OPT_HOOK:
 		if (!strcmp(arg, "fentry"))
@@ -477,9 +468,6 @@ static int parse_opt(int key, const char *arg, void *ctx)
 			bpfmem_err("invalid --max-inflight '%s' (1..16777216)", arg);
 			return -EINVAL;
 		}
-		return 0;
-	case OPT_STATS:
-		env.stats = true;
 		return 0;
 	}
 	return -EINVAL;

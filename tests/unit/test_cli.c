@@ -15,6 +15,12 @@
 
 enum { OPT_LONG = 256, OPT_FLAG };
 
+static struct {
+	char seen[64];	/* keys in order, one char each ('L' OPT_LONG, 'F' OPT_FLAG) */
+	char arg[64];
+	bool verbose, flag;
+} got;
+
 static const struct bpfmem_opt opts[] = {
 	{ 'p', "pid", "PID", "only this process" },
 	{ 'j', "json", NULL, "JSON output,\nwith a second line" },
@@ -22,14 +28,9 @@ static const struct bpfmem_opt opts[] = {
 	{ OPT_FLAG, "stats", NULL, "a long-only flag" },
 	{ '4', NULL, NULL, "a short-only option" },
 	{ 'x', "a-long-option-name", "VALUE", "text under a head that reaches the column" },
+	{ 'f', "flag", NULL, "a flag the table sets", .flag = &got.flag },
 	{},
 };
-
-static struct {
-	char seen[64];	/* keys in order, one char each ('L' OPT_LONG, 'F' OPT_FLAG) */
-	char arg[64];
-	bool verbose;
-} got;
 
 static int parse(int key, const char *arg, void *ctx)
 {
@@ -107,6 +108,11 @@ int main(void)
 		  "-4", "-v", NULL);
 	CHECK(ret == 0 && !strcmp(got.seen, "pjLF4") && !strcmp(got.arg, "7") && got.verbose &&
 	      !*err, "options in order, short, long, long-only, short-only; -v sets verbose");
+	ret = run(err, sizeof(err), "-j", "--flag", NULL);
+	CHECK(ret == 0 && got.flag && !strcmp(got.seen, "j"),
+	      "a flag option is set by the table, not passed to the callback");
+	ret = run(err, sizeof(err), "-jf", NULL);
+	CHECK(ret == 0 && got.flag, "a flag option in a cluster");
 	ret = run(err, sizeof(err), "-j4", "-p12", "--max-entries=9", NULL);
 	CHECK(ret == 0 && !strcmp(got.seen, "j4pL") && !strcmp(got.arg, "9"),
 	      "clustered short options, attached values, --name=value");

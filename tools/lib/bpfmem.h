@@ -96,6 +96,7 @@ struct bpfmem_opt {
 	const char *name;	/* long name, without "--"; NULL: a short option only */
 	const char *arg;	/* the argument's name in -h; NULL: takes none */
 	const char *help;	/* its text in -h; '\n' starts a continuation line */
+	bool *flag;		/* a flag: set to true, and the parse callback is not called */
 };
 
 struct bpfmem_cli {

@@ -137,6 +137,11 @@ int bpfmem_cli_parse(const struct bpfmem_cli *cli, int argc, char **argv)
 			ret = 2;
 			goto out;
 		}
+		o = find_key(cli, c);
+		if (o && o->flag) {
+			*o->flag = true;
+			continue;
+		}
 		if (cli->parse(c, optarg, cli->ctx)) {
 			ret = 2;
 			goto out;
