@@ -8,10 +8,13 @@
  * or allocator listing that cannot be read is skipped and counted in
  * bpfmem_exporter_read_errors_total), programs by bpf_prog_get_next_id with run time
  * and run counts from BPF_ENABLE_STATS, held only while the exporter runs (as bpftop).
- * A scrape collects afresh, or reuses a collection younger than --interval.
+ * A scrape collects afresh (or joins the collection under way), or reuses a
+ * collection younger than --interval.
  *
- * Server: one thread on a libevent (libevent_core) loop: listener, buffered
- * connections, timers, signals; the request parser is tools/lib/http.c. At most
+ * Server: a libevent (libevent_core) loop: listener, buffered connections, timers,
+ * signals; the request parser is tools/lib/http.c. The collection runs in a thread
+ * of its own: other requests are answered meanwhile, and the /metrics requests that
+ * arrive during a collection wait for it and share it. At most
  * MAX_CONNS connections (more get 503), one request per connection (Connection:
  * close), the whole request within READ_TIMEOUT_S seconds (a deadline, not an idle
  * timeout) and BPFMEM_HTTP_MAX_REQUEST bytes (else 408/431), the response within
@@ -40,6 +43,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <netinet/in.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -275,14 +279,29 @@ static void render(struct bpfmem_buf *body, bool om)
 
 /* ---- server (libevent: listener, buffered connections, timers, signals) ---- */
 
-enum conn_state { C_READ, C_WRITE, C_LINGER };
+/* C_WAIT: a /metrics request waits for the collection under way */
+enum conn_state { C_READ, C_WAIT, C_WRITE, C_LINGER };
 
 struct conn {
 	struct bufferevent *bev;
 	struct event *deadline;	/* the current state's time limit */
 	enum conn_state state;
+	bool om, head;		/* C_WAIT: what the request asked for */
 	struct conn *prev, *next;
 };
+
+/*
+ * The collection runs in a thread of its own, so that the loop keeps answering other
+ * requests (and accepting, timing out) meanwhile; /metrics requests that arrive while
+ * it runs wait for it and share it. Only one runs at a time, and st's collection is
+ * read (rendered) only while none runs, so the two threads never touch it together.
+ */
+static struct {
+	pthread_t th;
+	bool running;		/* loop thread only */
+	int pipe[2];		/* the thread writes one byte when it is done */
+	struct event *done;
+} col = { .pipe = { -1, -1 } };
 
 static struct event_base *base;
 static struct evconnlistener *listener;
@@ -323,22 +342,29 @@ static void respond_error(struct bpfmem_buf *out, int status)
 			     status == 405 ? "Allow: GET, HEAD\r\n" : NULL);
 }
 
+/* the last collection, rendered (none may be running) */
+static void respond_metrics(struct bpfmem_buf *out, bool om, bool head)
+{
+	struct bpfmem_buf body = {};
+
+	render(&body, om);
+	if (body.oom) {
+		respond_error(out, 500);
+	} else {
+		st.requests[0]++;
+		bpfmem_http_response(out, 200, om ? BPFMEM_OM_CTYPE : BPFMEM_PROM_CTYPE,
+				     body.p, body.len, head, NULL);
+	}
+	bpfmem_buf_free(&body);
+}
+
 static void respond(struct bpfmem_buf *out, const struct bpfmem_http_req *req)
 {
 	bool head = req->method == BPFMEM_HTTP_HEAD;
 	struct bpfmem_buf body = {};
 
 	if (!strcmp(req->path, "/metrics")) {
-		if (!st.taken || env.interval <= 0 || bpfmem_mono_s() - st.taken >= env.interval)
-			collect();
-		render(&body, req->openmetrics);
-		if (body.oom) {
-			respond_error(out, 500);
-		} else {
-			st.requests[0]++;
-			bpfmem_http_response(out, 200, req->openmetrics ? BPFMEM_OM_CTYPE :
-					     BPFMEM_PROM_CTYPE, body.p, body.len, head, NULL);
-		}
+		respond_metrics(out, req->openmetrics, head);
 	} else if (!strcmp(req->path, "/")) {
 		static const char index_line[] =
 			"bpfmem exporter " BPFMEM_VERSION ": BPF map memory, allocator caches and program cost at /metrics\n";
@@ -350,6 +376,71 @@ static void respond(struct bpfmem_buf *out, const struct bpfmem_http_req *req)
 		respond_error(out, 404);
 	}
 	bpfmem_buf_free(&body);
+}
+
+/* queues the response @out and starts its deadline; false: @c is closed */
+static bool send_response(struct conn *c, struct bpfmem_buf *out)
+{
+	/* not even the response fits in memory: just close */
+	if (out->oom || !out->len || bufferevent_write(c->bev, out->p, out->len)) {
+		bpfmem_buf_free(out);
+		conn_close(c);
+		return false;
+	}
+	bpfmem_buf_free(out);
+	set_deadline(c, C_WRITE, WRITE_TIMEOUT_S);
+	return true;
+}
+
+static void *collect_thread(void *arg)
+{
+	char b = 1;
+
+	collect();
+	while (write(col.pipe[1], &b, 1) < 0 && errno == EINTR)
+		;
+	return NULL;
+}
+
+/* a /metrics request: answered from a collection younger than --interval, or waits */
+static bool metrics_ready(struct conn *c, const struct bpfmem_http_req *req)
+{
+	if (!col.running && st.taken && env.interval > 0 &&
+	    bpfmem_mono_s() - st.taken < env.interval)
+		return true;
+	if (!col.running) {
+		if (pthread_create(&col.th, NULL, collect_thread, NULL)) {
+			collect();	/* no thread: in the loop, as before */
+			return true;
+		}
+		col.running = true;
+	}
+	c->om = req->openmetrics;
+	c->head = req->method == BPFMEM_HTTP_HEAD;
+	evtimer_del(c->deadline);	/* the collection always ends */
+	c->state = C_WAIT;
+	return false;
+}
+
+/* the collection thread is done: answer every request that waited for it */
+static void on_collected(evutil_socket_t fd, short what, void *arg)
+{
+	struct conn *c, *next;
+	char b;
+
+	while (read(fd, &b, 1) < 0 && errno == EINTR)
+		;
+	pthread_join(col.th, NULL);
+	col.running = false;
+	for (c = conns; c; c = next) {
+		struct bpfmem_buf out = {};
+
+		next = c->next;
+		if (c->state != C_WAIT)
+			continue;
+		respond_metrics(&out, c->om, c->head);
+		send_response(c, &out);
+	}
 }
 
 /* READ: parse what came so far; a whole request (or a bad one) is answered */
@@ -372,16 +463,11 @@ static void on_read(struct bufferevent *bev, void *arg)
 	evbuffer_drain(in, len);
 	if (ret)
 		respond_error(&out, ret);
+	else if (!strcmp(req.path, "/metrics") && !metrics_ready(c, &req))
+		return;
 	else
 		respond(&out, &req);
-	/* not even the response fits in memory: just close */
-	if (out.oom || !out.len || bufferevent_write(bev, out.p, out.len)) {
-		bpfmem_buf_free(&out);
-		conn_close(c);
-		return;
-	}
-	bpfmem_buf_free(&out);
-	set_deadline(c, C_WRITE, WRITE_TIMEOUT_S);
+	send_response(c, &out);
 }
 
 /* the output buffer is empty: the response is sent */
@@ -404,7 +490,7 @@ static void on_event(struct bufferevent *bev, short what, void *arg)
 	struct conn *c = arg;
 
 	/* a client that half-closes after its request still gets the response */
-	if (c->state == C_WRITE && (what & BEV_EVENT_EOF))
+	if ((c->state == C_WRITE || c->state == C_WAIT) && (what & BEV_EVENT_EOF))
 		return;
 	/* closed before a whole request (no answer), after the response, or an error */
 	conn_close(c);
@@ -531,13 +617,20 @@ static int serve(int lfd)
 	struct event *sigint, *sigterm;
 	int ret = -ENOMEM;
 
+	if (pipe2(col.pipe, O_CLOEXEC)) {
+		bpfmem_err("pipe: %s", strerror(errno));
+		close(lfd);
+		return -errno;
+	}
+	col.done = event_new(base, col.pipe[0], EV_READ | EV_PERSIST, on_collected, NULL);
 	listener = evconnlistener_new(base, on_accept, NULL,
 				      LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC, 0, lfd);
 	accept_retry = evtimer_new(base, on_accept_retry, NULL);
 	sigint = evsignal_new(base, SIGINT, on_signal, NULL);
 	sigterm = evsignal_new(base, SIGTERM, on_signal, NULL);
-	if (!listener || !accept_retry || !sigint || !sigterm ||
-	    evsignal_add(sigint, NULL) || evsignal_add(sigterm, NULL)) {
+	if (!col.done || !listener || !accept_retry || !sigint || !sigterm ||
+	    event_add(col.done, NULL) || evsignal_add(sigint, NULL) ||
+	    evsignal_add(sigterm, NULL)) {
 		bpfmem_err("libevent: cannot set up the server");
 		if (!listener)
 			close(lfd);
@@ -553,8 +646,14 @@ static int serve(int lfd)
 	if (ret)
 		bpfmem_err("libevent: event loop failed");
 out:
+	if (col.running)	/* it uses st and the map iterator: let it finish */
+		pthread_join(col.th, NULL);
 	while (conns)
 		conn_close(conns);
+	if (col.done)
+		event_free(col.done);
+	close(col.pipe[0]);
+	close(col.pipe[1]);
 	if (listener)
 		evconnlistener_free(listener);	/* and lfd */
 	if (accept_retry)

@@ -3,7 +3,8 @@
 # memlock and elements equal its fdinfo, OpenMetrics on request, program stats held
 # only while running, malformed requests (bad method, '..' path, oversized header,
 # garbage, slow client, too many connections) get their status and the exporter
-# keeps serving, scrapes while ~100 maps are created and destroyed are all whole,
+# keeps serving, scrapes while ~100 maps are created and destroyed are all whole, a
+# slow collection (3000 maps) does not hold up the index and concurrent scrapes share it,
 # SIGTERM ends it with exit 0, bad options are refused.
 # usage: exporter.sh FLAVOR (base)
 . /tests/lib.sh
@@ -210,6 +211,42 @@ done
 	[ "$(value /tmp/m5.txt 'bpfmem_exporter_http_requests_total{code="400"}')" -ge 5 ] &&
 	[ "$(value /tmp/m5.txt 'bpfmem_exporter_connections_rejected_total')" -ge 8 ]
 ok $? "the exporter counts the bad requests (505 as 505) and the rejected connections"
+
+# a slow collection (3000 maps) runs in a thread of its own: the index is answered
+# while it runs, and scrapes that arrive meanwhile share it
+mapscale -n 3000 -c 30 -p 0 -d /sys/fs/cgroup/bpfmem-exp-scale >/tmp/ms.txt 2>/tmp/ms.err &
+mspid=$!
+wait_for '^ready' /tmp/ms.txt $mspid; ok $? "mapscale holds 3000 maps"
+threads() { ls /proc/$epid/task | wc -l; }
+scrape /tmp/ms1.txt &
+s1=$!
+k=0
+while [ "$(threads)" -lt 2 ] && [ $k -lt 100 ]; do sleep 0.05; k=$((k + 1)); done
+raw 'GET / HTTP/1.1\r\nHost: x\r\n\r\n' >/tmp/idx.txt
+during=$(threads)
+[ "$(status_of /tmp/idx.txt)" = 200 ] && [ "$during" = 2 ]
+ok $? "the index is answered while a collection runs (exporter threads: $during)"
+c0=$(value /tmp/m5.txt 'bpfmem_exporter_collections_total')
+wait $s1
+# three scrapes at once: one collection, or two when one arrives after the first ended
+scrape /tmp/ms2.txt & a=$!
+scrape /tmp/ms3.txt & b=$!
+scrape /tmp/ms4.txt & c=$!
+wait $a && wait $b && wait $c; ok $? "three scrapes at once all succeed"
+for f in /tmp/ms1.txt /tmp/ms2.txt /tmp/ms3.txt /tmp/ms4.txt; do
+	[ "$(grep -c '^bpfmem_map_memlock_bytes{' $f)" -ge 3000 ] && prom-check <$f >/dev/null ||
+		echo "# $f: $(grep -c '^bpfmem_map_memlock_bytes{' $f) maps"
+done
+[ "$(grep -c '^bpfmem_map_memlock_bytes{' /tmp/ms4.txt)" -ge 3000 ] && prom-check </tmp/ms4.txt >/dev/null
+ok $? "a shared scrape has all 3000 maps and parses"
+c1=$(value /tmp/ms4.txt 'bpfmem_exporter_collections_total')
+scrape /tmp/ms5.txt
+c2=$(value /tmp/ms5.txt 'bpfmem_exporter_collections_total')
+# after m5: m5's own, the slow scrape's, then <= 2 for the three, and ms5's own
+[ $((c2 - c0)) -le 4 ] && [ $((c2 - c0)) -ge 3 ]
+ok $? "concurrent scrapes share a collection ($((c2 - c0 - 2)) for three scrapes; collections $c0 -> $c1 -> $c2)"
+kill $mspid
+wait $mspid 2>/dev/null
 
 # bad options, port in use
 bpfmem exporter --listen bogus >/dev/null 2>/tmp/err.txt
