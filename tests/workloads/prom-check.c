@@ -17,19 +17,65 @@
 #include <string.h>
 
 #define MAXF 512
-#define MAXS 8192
 
 static int lineno;
 static char fam_name[MAXF][128], fam_type[MAXF][16];
 static int fam_help[MAXF], fam_closed[MAXF], nfam;
-static char *series[MAXS];
-static int nseries;
+/* every series seen, for duplicates: an open-addressing hash set that doubles */
+static char **series;
+static size_t nseries, series_cap;
 static int cur_fam = -1;
 
 static void fail(const char *msg)
 {
 	fprintf(stderr, "prom-check: line %d: %s\n", lineno, msg);
 	exit(1);
+}
+
+static size_t hash(const char *s)
+{
+	size_t h = 14695981039346656037ULL;	/* FNV-1a */
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 1099511628211ULL;
+	return h;
+}
+
+static void series_put(char *key)
+{
+	size_t i = hash(key) & (series_cap - 1);
+
+	while (series[i])
+		i = (i + 1) & (series_cap - 1);
+	series[i] = key;
+}
+
+/* 1 if @key was there already */
+static int series_add(const char *key)
+{
+	size_t i;
+
+	if (2 * (nseries + 1) > series_cap) {
+		char **old = series;
+		size_t n = series_cap;
+
+		series_cap = n ? 2 * n : 1024;
+		series = calloc(series_cap, sizeof(*series));
+		if (!series)
+			fail("out of memory");
+		for (i = 0; i < n; i++)
+			if (old[i])
+				series_put(old[i]);
+		free(old);
+	}
+	for (i = hash(key) & (series_cap - 1); series[i]; i = (i + 1) & (series_cap - 1))
+		if (!strcmp(series[i], key))
+			return 1;
+	series[i] = strdup(key);
+	if (!series[i])
+		fail("out of memory");
+	nseries++;
+	return 0;
 }
 
 static int name_char(char c, int first, int colon)
@@ -183,12 +229,8 @@ static void sample(char *l)
 		if (*end)
 			fail("bad timestamp");
 	}
-	for (i = 0; i < nseries; i++)
-		if (!strcmp(series[i], key))
-			fail("duplicate series");
-	if (nseries == MAXS)
-		fail("too many samples");
-	series[nseries++] = strdup(key);
+	if (series_add(key))
+		fail("duplicate series");
 }
 
 int main(void)
