@@ -361,7 +361,6 @@ static void respond_metrics(struct bpfmem_buf *out, bool om, bool head)
 static void respond(struct bpfmem_buf *out, const struct bpfmem_http_req *req)
 {
 	bool head = req->method == BPFMEM_HTTP_HEAD;
-	struct bpfmem_buf body = {};
 
 	if (!strcmp(req->path, "/metrics")) {
 		respond_metrics(out, req->openmetrics, head);
@@ -375,7 +374,6 @@ static void respond(struct bpfmem_buf *out, const struct bpfmem_http_req *req)
 	} else {
 		respond_error(out, 404);
 	}
-	bpfmem_buf_free(&body);
 }
 
 /* queues the response @out and starts its deadline; false: @c is closed */

@@ -108,13 +108,12 @@ struct bpfmem_cli {
 	int (*parse)(int key, const char *arg, void *ctx);
 	void *ctx;
 	bool *verbose;		/* set by -v/--verbose */
-	bool operands;		/* operands allowed (else one is an error) */
 };
 
 /*
- * Parses argv (argv[0] is the subcommand) by @cli. Returns 0 to go on (optind is the
- * first operand), -1 after printing -h (exit 0), or 2 after a one-line error (a bad
- * option or value, a missing argument, an operand): exit 2.
+ * Parses argv (argv[0] is the subcommand) by @cli; no subcommand takes operands.
+ * Returns 0 to go on, -1 after printing -h (exit 0), or 2 after a one-line error (a
+ * bad option or value, a missing argument, an operand): exit 2.
  */
 int bpfmem_cli_parse(const struct bpfmem_cli *cli, int argc, char **argv);
 void bpfmem_cli_help(const struct bpfmem_cli *cli, FILE *f);

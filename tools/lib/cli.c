@@ -130,7 +130,7 @@ int bpfmem_cli_parse(const struct bpfmem_cli *cli, int argc, char **argv)
 
 			/* getopt sets optopt for a short option; a long one is argv's word */
 			if (!optopt || optopt >= 256 || !strncmp(arg, "--", 2))
-				snprintf(opt, 1, "%s", "");
+				opt[0] = '\0';
 			bpfmem_err(c == ':' ? "option '%s' needs an argument (%s -h)" :
 				   "unknown option '%s' (%s -h lists them)", opt[0] ? opt : arg,
 				   bpfmem_cmd);
@@ -147,7 +147,7 @@ int bpfmem_cli_parse(const struct bpfmem_cli *cli, int argc, char **argv)
 			goto out;
 		}
 	}
-	if (!cli->operands && optind < argc) {
+	if (optind < argc) {
 		bpfmem_err("unexpected argument '%s'", argv[optind]);
 		ret = 2;
 	}
