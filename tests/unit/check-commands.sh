@@ -9,13 +9,24 @@
 #
 #   tests/unit/check-commands.sh [REPO]          (TAP)
 #
-# How: every word of the host scripts that names an executable on this machine's PATH
-# is resolved to its package with dpkg -S (an over-approximation: a word that merely
-# looks like a command must be installable too, which costs nothing), plus the tools
-# the kernel and selftests Makefiles call (they cannot be grepped from here).
+# How: tests/unit/shell-commands.py lists the commands the host scripts run, the names
+# in command position (the first word of a simple command, after |, &&, ;, $(, then,
+# do, ...; the command of a wrapper: exec, env, timeout, nice, xargs, find -exec, the
+# strings of sh -c and trap; the names a script checks for with command -v), not every
+# word: a word of prose in a string, a comment,
+# heredoc text or an argument is no command, even where a binary of that name happens
+# to be on this machine's PATH (one from no Debian package, installed on a CI machine,
+# failed this test that way). Each is resolved on PATH (Debian's directories first) and
+# to its package with dpkg's file lists, and so are the tools the kernel and selftests
+# Makefiles call (they cannot be parsed from here) and the host binaries the guest tests
+# copy into the guest (harness --add /usr/sbin/syscount). A self-test shows both sides
+# first: prose words naming commands on PATH are not flagged, a real call of a command
+# from no package is.
 set -uo pipefail
 
 top=${1:-$(cd "$(dirname "$0")/../.." && pwd)}
+finder=$(cd "$(dirname "$0")" && pwd)/shell-commands.py
+[ -f "$finder" ] || finder=$top/tests/unit/shell-commands.py
 # host-side scripts: every shell script of the tree, found by its #! line so that a new
 # one cannot be missed, except the guest's (tests/guest, examples, the guest's init),
 # which run on busybox inside the guest
@@ -29,10 +40,6 @@ makefile_cmds="make gcc ld as ar objcopy nm flex bison bc perl pahole rsync clan
 	llc-19 llvm-strip-19 clang llvm-strip bpftool meson ninja ccache cpio gzip xz tar
 	python3 gnuplot sha256sum flock qemu-system-x86_64 busybox file ldd prometheus promtool
 	rst2man dh"
-
-# words of the scripts that are commands on this machine but never run as one
-# HEAD: git's ref (kernel/build.sh), a command only where libwww-perl (lintian's) is there
-not_commands="patch cc HEAD"	# "applying series: N patch(es)", the variable cc (kernel/build.sh)
 
 n=0 fails=0
 ok() {	# ok STATUS DESCRIPTION
@@ -58,7 +65,8 @@ base_pkg() {	# Essential or required/important priority: on every Debian 12 mach
 # path -> package, from dpkg's file lists (what dpkg -S reads), written once: a dpkg -S
 # per path cost about 0.4 s, 50 s for the whole test
 index=$(mktemp)
-trap 'rm -f "$index"' EXIT
+st=$(mktemp -d)
+trap 'rm -f "$index"; rm -rf "$st"' EXIT
 awk 'FNR == 1 { pkg = FILENAME; sub(".*/", "", pkg); sub("[.]list$", "", pkg)
 	sub(":.*", "", pkg) } { print $0 "\t" pkg }' /var/lib/dpkg/info/*.list >"$index"
 pkg_of() {	# pkg_of PATH: the Debian package that ships it (usrmerge-aware)
@@ -71,45 +79,97 @@ pkg_of() {	# pkg_of PATH: the Debian package that ships it (usrmerge-aware)
 		END { for (i = 1; i <= n; i++) if (i in got) { print got[i]; exit 0 }; exit 1 }' "$index"
 }
 
-words=$(for s in "${scripts[@]}"; do
-		[ -f "$top/$s" ] || continue
-		# drop comments, keep words that can be command names
-		sed -E 's/(^|[[:space:]])#.*$//' "$top/$s" | grep -oE '[A-Za-z][A-Za-z0-9_.+-]*'
-	done | sort -u)
-cmds=$( { echo "$words"; echo "$makefile_cmds" | tr -s ' \t\n' '\n'; } | sort -u | while read -r w; do
-		[ -n "$w" ] || continue
-		case " $not_commands " in *" $w "*) continue ;; esac
-		t=$(type -t "$w" 2>/dev/null)
-		[ "$t" = file ] || continue
-		# the Debian system's copy first (a pyenv shim earlier in PATH is not Debian's)
-		p=$(PATH=/usr/sbin:/usr/bin:/sbin:/bin command -v "$w") || p=$(command -v "$w")
-		echo "$w $p"
-	done)
-
-# these must exist at all: they are called unconditionally
-for must in $makefile_cmds; do
-	command -v "$must" >/dev/null
-	ok $? "command '$must' is installed"
-done
-
-while read -r w p; do
-	[ -n "$w" ] || continue
+verdict() {	# verdict NAME WHERE: "STATUS<TAB>DESCRIPTION" for command NAME (or a path)
+	local w=$1 where=$2 p pkg
+	case "$w" in
+	/*) p=$w ;;
+	# the Debian system's copy first (a pyenv shim earlier in PATH is not Debian's);
+	# type -P: a file on PATH, never a function or builtin of this script
+	*) p=$(PATH=/usr/sbin:/usr/bin:/sbin:/bin type -P "$w") || p=$(type -P "$w") ;;
+	esac
+	if [ -z "$p" ] || [ ! -e "$p" ]; then
+		case "$where" in
+		# checked for, as optional or with a clear error: the script's own business
+		*"(looked up)") printf '0\t%s\n' "'$w' ($where) is not installed here" ;;
+		*) printf '1\t%s\n' "'$w' ($where) is run but not installed" ;;
+		esac
+		return
+	fi
 	case "$p" in
-	/usr/local/*|/root/*|/work/*|/tmp/*|/opt/*)
-		ok 1 "'$w' ($p) is not from a Debian package: a fresh machine lacks it"
-		continue ;;
+	/usr/local/*|/root/*|/home/*|/work/*|/tmp/*|/opt/*|/var/*|/srv/*)
+		printf '1\t%s\n' "'$w' ($p, $where) is not from a Debian package: a fresh machine lacks it"
+		return ;;
 	esac
 	pkg=$(pkg_of "$p")
 	if [ -z "$pkg" ]; then
-		ok 1 "'$w' ($p) belongs to no package"
+		printf '1\t%s\n' "'$w' ($p, $where) belongs to no package"
 	elif in_list "$pkg"; then
-		ok 0 "'$w' from $pkg (in ./run PACKAGES)"
+		printf '0\t%s\n' "'$w' from $pkg (in ./run PACKAGES)"
 	elif base_pkg "$pkg"; then
-		ok 0 "'$w' from $pkg (Debian base system)"
+		printf '0\t%s\n' "'$w' from $pkg (Debian base system)"
 	else
-		ok 1 "'$w' from $pkg: neither in ./run PACKAGES nor in the base system"
+		printf '1\t%s\n' "'$w' from $pkg ($where): neither in ./run PACKAGES nor in the base system"
 	fi
-done <<<"$cmds"
+}
+
+# Self-test: a script that names two commands placed on PATH (from no package) only as
+# words of prose (a comment, strings, heredoc text, arguments, an assignment, a case
+# pattern, a function of its own) and calls two others (after a pipe, under timeout).
+mkdir "$st/bin"
+for c in bpfmemprose bpfmemprose2 bpfmemcalled bpfmemcalled2; do
+	printf '#!/bin/sh\nexit 0\n' >"$st/bin/$c"
+	chmod +x "$st/bin/$c"
+done
+cat >"$st/script.sh" <<'EOF'
+#!/bin/sh
+# bpfmemprose: a comment
+echo "bpfmemprose in a string: $(date)" 'bpfmemprose2'
+x=bpfmemprose; grep -q bpfmemprose2 /dev/null
+cat <<EOT
+bpfmemprose in heredoc text
+EOT
+case $x in bpfmemprose) : ;; esac
+bpfmemprose2() { :; }
+bpfmemprose2
+ls | bpfmemcalled -x
+timeout 5 bpfmemcalled2 bpfmemprose
+EOF
+st_found=$(PATH=$st/bin:$PATH python3 "$finder" "$st/script.sh")
+got=$(echo "$st_found" | cut -f1 | sort -u | tr '\n' ' ')
+[ "$got" = "bpfmemcalled bpfmemcalled2 cat date grep ls timeout " ]
+ok $? "self-test: the commands of a sample script are the words in command position, not its prose: $got"
+for w in bpfmemprose bpfmemprose2; do	# what the old test (every word on PATH) flagged
+	v=$(PATH=$st/bin:$PATH verdict "$w" sample)
+	[ "${v%%$'\t'*}" = 1 ]
+	ok $? "self-test: '$w' on PATH would fail as a command (${v#*$'\t'})"
+done
+got=$(echo "$st_found" | sort -u -k1,1 | while IFS=$'\t' read -r w where; do
+		PATH=$st/bin:$PATH verdict "$w" "$where"
+	done | sed -n "s/^1\t'\([^']*\)'.*/\1/p" | tr '\n' ' ')
+[ "$got" = "bpfmemcalled bpfmemcalled2 " ]
+ok $? "self-test: flagged are the calls of the commands from no package, not the prose words: $got"
+
+# the commands the host scripts run, each with where it is run first
+found=$(cd "$top" && python3 "$finder" --root . "${scripts[@]}" | sort -u -k1,1)
+[ -n "$found" ]
+ok $? "commands in command position of the host scripts: $(echo "$found" | wc -l)"
+
+# these must exist at all: they are called unconditionally
+for must in $makefile_cmds; do
+	type -P "$must" >/dev/null
+	ok $? "command '$must' is installed"
+done
+# host binaries that the guest tests copy into the guest (harness --add PATH)
+added=$(cat "$top/tests/meson.build" "${scripts[@]/#/$top/}" | grep -e '--add' |
+	grep -oE "/(usr/)?s?bin/[A-Za-z0-9_.+-]+" | sort -u)
+
+while IFS=$'\t' read -r w where; do
+	[ -n "$w" ] || continue
+	v=$(verdict "$w" "$where")
+	ok "${v%%$'\t'*}" "${v#*$'\t'}"
+done < <( { echo "$found"
+	for w in $makefile_cmds; do printf '%s\tMakefiles\n' "$w"; done
+	for p in $added; do printf '%s\tharness --add\n' "$p"; done; } | sort -u -t $'\t' -k1,1)
 
 echo "1..$n"
 [ "$fails" = 0 ]
