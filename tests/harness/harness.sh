@@ -7,11 +7,14 @@
 # status. Verdicts come only through isa-debug-exit: QEMU exiting 0 (panic, poweroff)
 # is "no verdict" and a failure, a kernel splat is a failure, a hang is killed.
 #
-#   harness.sh [--kernel base|rt|debug|vanilla|vanilla-rt|k61|PATH] [--smp N] [--mem MB]
+#   harness.sh [--kernel base|rt|debug|vanilla|vanilla-rt|k61|deb612-cloud|deb612-rt|
+#              deb61-cloud|deb61-rt|PATH] [--smp N] [--mem MB]
 #              [--timeout S] [--log FILE] [--add HOST_PATH]... [--interactive]
 #              [--accel ACCEL] [--tap NAME] [--net HOSTFWD] [--kunit] -- CMD [ARGS...]
 #
 # k61: vanilla 6.1 from Debian 12's linux-source-6.1 (kernel/build.sh --ksrc 6.1 --vanilla).
+# deb612-cloud deb612-rt deb61-cloud deb61-rt: Debian 12's own kernel packages, booted
+# as they are (tests/debian-kernels.sh fetches them; no modules, so no --net there).
 # --accel: QEMU's -accel argument. Default tcg,thread=single: all vCPUs on one host
 # thread. Multi-threaded TCG (--accel tcg, one host thread per vCPU) runs stale
 # translated code after another vCPU live-patches kernel text: attaching fentry to
@@ -80,9 +83,20 @@ base|rt|debug) bz=$CACHE/kernel/build-patched-$kernel/arch/x86/boot/bzImage ;;
 vanilla) bz=$CACHE/kernel/vanilla/build-base/arch/x86/boot/bzImage ;;
 vanilla-*) bz=$CACHE/kernel/vanilla/build-${kernel#vanilla-}/arch/x86/boot/bzImage ;;
 k61) bz=$CACHE/kernel-6.1/vanilla/build-base/arch/x86/boot/bzImage ;;
+deb*-*) bz=$("$top/tests/debian-kernels.sh" --path "$kernel" 2>&1) ||
+	herr "no Debian kernel $kernel: $bz (fetch it: tests/debian-kernels.sh $kernel)" ;;
 *) bz=$kernel ;;
 esac
 [ -f "$bz" ] && [ -r "$bz" ] || herr "no kernel image $bz (build it: ./run build $kernel)"
+# a kernel whose config is known (Debian's: boot/config-* beside the vmlinuz; ours: the
+# build's .config) must have virtio-mmio and virtio-net built in for --net: Debian's
+# kernels have them as modules, and the guest loads none
+kconfig=$(ls "$(dirname "$bz")"/config-* 2>/dev/null | head -n1)
+[ -n "$kconfig" ] || kconfig=$(dirname "$bz")/../../../.config
+if [ -n "$net" ] && [ -f "$kconfig" ] &&
+	! { grep -q '^CONFIG_VIRTIO_MMIO=y' "$kconfig" && grep -q '^CONFIG_VIRTIO_NET=y' "$kconfig"; }; then
+	herr "--net: kernel $kernel has virtio-mmio or virtio-net as a module ($kconfig), and the guest loads no modules"
+fi
 for t in tools/bpfmem tests/harness/guest-exit; do
 	[ -x "$BUILDDIR/$t" ] || herr "$BUILDDIR/$t not built"
 done
