@@ -8,10 +8,6 @@
 # usage: flows.sh FLAVOR   (needs --add /bin/ip --add /usr/sbin/tcptop)
 . /tests/lib.sh
 flavor=${1:-base}
-# PREEMPT_RT from the kernel itself (rt, vanilla-rt, deb612-rt, deb61-rt): runs the
-# kernel skipped may be reported there only
-isrt=no
-uname -v | grep -q PREEMPT_RT && isrt=yes
 MiB=1048576
 NCONN=10
 NDGRAM=1000
@@ -630,9 +626,11 @@ if command -v tcptop >/dev/null; then
 	# TIME_WAIT/CLOSE with data still unread: the client's last reads then land on a
 	# "LADDR:0" row. So: server rows and client TX equal per connection, client RX
 	# per connection <= ours, and the client's RX (with the :0 rows) equal in total.
-	# A record may be missing only on PREEMPT_RT and when the tool reported missed runs
-	# (a close hook that found its program busy inside a lock section, issue 18); the
-	# total is then not comparable, the connections we have still are.
+	# A record may be missing only when the tool reported missed runs: on PREEMPT_RT a
+	# close hook that found its program busy inside a lock section (issue 18); on any
+	# kernel a teardown run from the socket's backlog (task context, softirqs enabled)
+	# with a softirq on top reaching the same program, skipped by design (rare; see
+	# rtloss.sh). The total is then not comparable, the connections we have still are.
 	tmiss=$(missed_json /tmp/tt.json)
 	bad=0 tt_crx=0 our_crx=0 lost=0
 	while read -r tag proto la lp ra rp tx rx; do
@@ -649,7 +647,7 @@ if command -v tcptop >/dev/null; then
 			    /"type":"closed"/ && g("laddr") == la && g("lport") == lp && g("raddr") == ra && g("rport") == rp {
 				print int(g("rx_bytes") / 1024), int(g("tx_bytes") / 1024) }' /tmp/tt.json)
 			echo "# $l -> $r: tcptop RX_KB TX_KB '$t', bpfmem flows KB '$o'"
-			if [ -n "$t" ] && [ -z "$o" ] && [ $isrt = yes ] && [ "${tmiss:-0}" -gt 0 ]; then
+			if [ -n "$t" ] && [ -z "$o" ] && [ "${tmiss:-0}" -gt 0 ]; then
 				lost=$((lost + 1))
 				continue
 			fi
@@ -680,12 +678,14 @@ flowgen tcp 127.0.0.1 5000 1 5000 >/dev/null
 kill -INT $FPID
 wait $FPID
 rc=$?
-# exit 3 = counts incomplete: only with missed runs reported, and only on PREEMPT_RT
-# (a close hook that found its program busy inside a lock section, issue 18)
+# exit 3 = counts incomplete: only with missed runs reported (the only "dropped" line),
+# on PREEMPT_RT (a close hook that found its program busy inside a lock section, issue
+# 18) and, rarely, on any kernel (a program of flows skipped in a softirq on top of its
+# own run in task context, by design: see rtloss.sh)
 m=$(sed -n 's/^\([0-9][0-9]*\) events dropped (missed.*/\1/p' /tmp/txt.out | tail -n 1)
 nd=$(grep -c '^[0-9][0-9]* events dropped' /tmp/txt.out)
-[ $rc = 0 ] || { [ $rc = 3 ] && [ $isrt = yes ] && [ "${m:-0}" -gt 0 ] && [ "$nd" = 1 ]; }
-ok $? "Ctrl-C in the middle of an interval exits 0 (rc $rc; 3 allowed on rt with missed runs reported: ${m:-0})"
+[ $rc = 0 ] || { [ $rc = 3 ] && [ "${m:-0}" -gt 0 ] && [ "$nd" = 1 ]; }
+ok $? "Ctrl-C in the middle of an interval exits 0 (rc $rc; 3 allowed with missed runs reported: ${m:-0})"
 grep -q '^PID .*RX_BYTES' /tmp/txt.out && grep -q 'tcp *127.0.0.1:5000 ' /tmp/txt.out &&
 	grep -q '^map flows .*dynamic' /tmp/txt.out
 ok $? "text output: the last interval printed (with its flows) and the map memory"

@@ -3,9 +3,10 @@
 # (examples/bench-rt-loss.sh, scaled down): `bpfmem syscalls -c` must count every
 # getppid and exit_group of its workload, `bpfmem flows --closed` a tcp_close record
 # for every socket of a TCP churn, for fentry, kprobe and tracepoint hooks, with no
-# run missed. On PREEMPT_RT the fentry programs rely on series patches 12 (runs in
-# task context wait for a preempted one) and 21 (programs that qualify, among them
-# flows' packet and teardown hooks, run non-preemptible), kprobe ones on patch 15.
+# run missed where the kernel promises none (below, case by case). On PREEMPT_RT the
+# fentry programs rely on series patches 12 (runs in task context wait for a preempted
+# one) and 20 (programs that qualify, among them flows' packet and teardown hooks, run
+# non-preemptible), kprobe ones on patch 15.
 # usage: rtloss.sh FLAVOR
 . /tests/lib.sh
 flavor=${1:-base}
@@ -14,13 +15,43 @@ CONNS=300
 sh /examples/bench-rt-loss.sh $CALLS $CONNS >/tmp/rl.out 2>&1
 ok $? "bench-rt-loss.sh $CALLS $CONNS ran"
 sed 's/^/# /' /tmp/rl.out
+rt=no
+bpfmem probe 2>/dev/null | grep -q '^PREEMPT_RT: *yes' && rt=yes
 n=0
+# What the kernel promises, case by case (a missed run: the kernel skipped a program
+# and counted it in its recursion_misses, which the tool reports as missed):
+#  - a missed run never adds to a count: counted <= expected always, and every event
+#    not counted is a missed run (counted + missed >= expected), so with none missed
+#    the count is exact;
+#  - syscalls, every hook, every kernel here: none missed. Its programs run only in
+#    task context at syscall entry and exit (never from an interrupt), and no run is
+#    preempted: base's preemption is voluntary (PREEMPT_DYNAMIC, never preempted
+#    inside a program or inside the tool's own BPF syscall, which raises
+#    bpf_prog_active for kprobes), PREEMPT_RT runs them non-preemptible (patch 20;
+#    kprobes: patch 15). No other program runs meanwhile.
+#  - flows on PREEMPT_RT with the series: none missed (patches 12, 15 and 20;
+#    softirqs run in task context there, serialized per CPU, never on top of a run).
+#  - flows on a kernel without PREEMPT_RT: misses may happen, by design. Its packet
+#    hooks run both in task context with softirqs enabled (ip_output on a send,
+#    tcp_v4_do_rcv and the teardown from the socket's backlog at release_sock()) and in
+#    softirq; a softirq on irq exit on top of such a run that reaches a program of
+#    flows is skipped: with kprobe hooks any of them (bpf_prog_active is one per CPU
+#    for all kprobe programs), with fentry the same program only (its own per-CPU
+#    guard, rarer). CI saw "kprobe, competitor cpu: 600 of 600 counted, 1 missed" (a
+#    packet hook's run: the count did not need it). So there: counted <= expected <=
+#    counted + missed, and the misses stay few: at most a tenth of the sockets (a
+#    program skipped every time, say a guard left raised, misses thousands).
 # rows: tool hook load expected counted missed lost
 while read -r tool hook load exp cnt miss _; do
 	case $tool in syscalls|flows) ;; *) continue ;; esac
 	n=$((n + 1))
-	[ "$cnt" = "$exp" ] && [ "$miss" = 0 ]
-	ok $? "$tool $hook, competitor $load: $cnt of $exp counted, $miss missed"
+	if [ $tool = flows ] && [ $rt = no ]; then
+		[ "$cnt" -le "$exp" ] && [ $((cnt + miss)) -ge "$exp" ] && [ "$miss" -le $((exp / 10)) ]
+		ok $? "$tool $hook, competitor $load: $cnt of $exp counted, $miss missed (not PREEMPT_RT: every socket counted or a missed run, at most $((exp / 10)) missed)"
+	else
+		[ "$cnt" = "$exp" ] && [ "$miss" = 0 ]
+		ok $? "$tool $hook, competitor $load: $cnt of $exp counted, $miss missed (none may be)"
+	fi
 done </tmp/rl.out
 
 # PREEMPT_RT: which of flows' programs run non-preemptible (series patch 20): the
