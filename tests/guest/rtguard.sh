@@ -7,7 +7,7 @@
 # one sharing CPU 0, no run is missed: on PREEMPT_RT series patch 12 makes a run
 # that finds its program busy on the CPU wait for the preempted holder instead of
 # being skipped (without it, tasks preempted inside the program make the others
-# miss); on base and debug (PREEMPT_NONE) programs are never preempted.
+# miss); on base and debug (voluntary preemption) programs are never preempted.
 # The same for kprobe programs (-K), guarded by bpf_prog_active: a kprobe inside its
 # own task's BPF syscall map operation is skipped; with a fourth task on CPU 0 making
 # BPF syscalls all along, none is missed (on PREEMPT_RT series patch 15: a program may
