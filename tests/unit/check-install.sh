@@ -3,7 +3,7 @@
 #
 # What `meson install` puts on a machine (TAP): the tree of `meson install --destdir`
 # into a temporary directory holds exactly bpfmem in sbin (when this build has it: the
-# unit-only build has no CLI, it needs a kernel), one page per command in man8 and the
+# unit-only build has no CLI), one page per command in man8 and the
 # exporter's systemd unit; each page renders with `man -l` without a warning; the unit
 # passes `systemd-analyze verify` (with ExecStart pointed at the installed binary) and
 # names that binary; the installed bpfmem prints the meson version.
