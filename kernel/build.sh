@@ -159,7 +159,14 @@ if [ "$(cat "$tree/.bpfmem-series" 2>/dev/null)" != "$series_key" ]; then
 fi
 
 # --- 3. configuration ------------------------------------------------------------
-frags="$here/config/base.config $here/config/selftests.config $here/config/trim.config"
+# Debian's own options in the families that matter to the series (slab/mm, memcg,
+# BPF, hardening, preemption/RCU, tracing; config/distro.py): cloud-amd64's for base
+# and debug, rt_amd64's for rt. 6.1 (compat) keeps our own minimal guest.
+distro=""
+if [ "$ksrc" = 6.12 ]; then
+	if [ "$flavor" = rt ]; then distro=$here/config/distro-rt.config; else distro=$here/config/distro-cloud.config; fi
+fi
+frags="$here/config/base.config $here/config/selftests.config $here/config/trim.config $distro"
 [ "$flavor" != base ] && frags="$frags $here/config/$flavor.config"
 # 6.1: what its Kconfig needs beyond 6.12's (linux-6.1.config says what and why)
 [ "$ksrc" = 6.1 ] && frags="$frags $here/config/linux-6.1.config"
