@@ -37,6 +37,9 @@ while [ $# -gt 0 ]; do
 	--vanilla) variant=vanilla; shift ;;
 	--ksrc) ksrc=$2; shift 2 ;;
 	--print-dir) print_dir=1; shift ;;
+	# the build key (tree version, series, fragments) without touching any tree: what
+	# the committed vanilla results of the upstream selftests are stamped with
+	--print-key) print_dir=key; shift ;;
 	-h|--help) sed -n '3,20p' "$0"; exit 0 ;;
 	*) echo "kernel/build.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
@@ -59,12 +62,43 @@ case "$ksrc" in
 *) echo "kernel/build.sh: unknown --ksrc '$ksrc' (6.12|6.1)" >&2; exit 2 ;;
 esac
 
+config_frags() {	# the fragments of this flavour and variant, in merge order
+	# Debian's own options in the families that matter to the series (slab/mm, memcg,
+	# BPF, hardening, preemption/RCU, tracing; config/distro.py): cloud-amd64's for base
+	# and debug, rt_amd64's for rt. 6.1 (compat) keeps our own minimal guest.
+	local distro="" frags
+	if [ "$ksrc" = 6.12 ]; then
+		if [ "$flavor" = rt ]; then distro=$here/config/distro-rt.config; else distro=$here/config/distro-cloud.config; fi
+	fi
+	frags="$here/config/base.config $here/config/selftests.config $here/config/trim.config $distro"
+	[ "$flavor" != base ] && frags="$frags $here/config/$flavor.config"
+	# 6.1: what its Kconfig needs beyond 6.12's (linux-6.1.config says what and why)
+	[ "$ksrc" = 6.1 ] && frags="$frags $here/config/linux-6.1.config"
+	[ "$variant" = patched ] && [ -f "$here/config/series.config" ] && [ -n "$patches" ] &&
+		frags="$frags $here/config/series.config"
+	echo $frags
+}
+
 t0=$(date +%s)
 stage() { printf '[kernel %s%s/%s +%4ss] %s\n' "$([ "$ksrc" = 6.12 ] || echo "$ksrc ")" "$variant" "$flavor" \
 	"$(($(date +%s) - t0))" "$*" >&2; }
 die() { echo "kernel/build.sh: $*" >&2; exit 1; }
 
 [ -f "$TARBALL" ] || die "missing $TARBALL (apt-get install linux-source-$ksrc)"
+
+if [ "$print_dir" = key ]; then
+	if [ "$variant" = patched ]; then
+		patches=$(ls "${BPFMEM_PATCHES_DIR:-$here/patches}"/*.patch 2>/dev/null | LC_ALL=C sort || true)
+	else
+		patches=""
+	fi
+	tree_ver=$(stat -c '%s-%Y' "$TARBALL")
+	series_key=$( { echo "$tree_ver"; for p in $patches; do cat "$p"; done; } | sha256sum | cut -c1-16)
+	frags=$(config_frags)
+	# shellcheck disable=SC2086
+	echo "$series_key-$(cat $frags | sha256sum | cut -c1-16)"
+	exit 0
+fi
 
 mkdir -p "$kroot"
 exec 9>"$kroot/.lock"
@@ -159,19 +193,7 @@ if [ "$(cat "$tree/.bpfmem-series" 2>/dev/null)" != "$series_key" ]; then
 fi
 
 # --- 3. configuration ------------------------------------------------------------
-# Debian's own options in the families that matter to the series (slab/mm, memcg,
-# BPF, hardening, preemption/RCU, tracing; config/distro.py): cloud-amd64's for base
-# and debug, rt_amd64's for rt. 6.1 (compat) keeps our own minimal guest.
-distro=""
-if [ "$ksrc" = 6.12 ]; then
-	if [ "$flavor" = rt ]; then distro=$here/config/distro-rt.config; else distro=$here/config/distro-cloud.config; fi
-fi
-frags="$here/config/base.config $here/config/selftests.config $here/config/trim.config $distro"
-[ "$flavor" != base ] && frags="$frags $here/config/$flavor.config"
-# 6.1: what its Kconfig needs beyond 6.12's (linux-6.1.config says what and why)
-[ "$ksrc" = 6.1 ] && frags="$frags $here/config/linux-6.1.config"
-[ "$variant" = patched ] && [ -f "$here/config/series.config" ] && [ -n "$patches" ] &&
-	frags="$frags $here/config/series.config"
+frags=$(config_frags)
 # shellcheck disable=SC2086
 frag_key=$(cat $frags | sha256sum | cut -c1-16)
 key="$series_key-$frag_key"

@@ -4,7 +4,10 @@
 for each, from guest logs of tests/guest/upstream.sh (their runner output is in the
 log whenever a failure is not on the list yet):
 
-    tests/upstream-known.py SUITE LOG... > tests/guest/upstream/SUITE-FLAVOUR.known
+    tests/upstream-known.py [--stamp STAMP] SUITE LOG... > tests/guest/upstream/SUITE-FLAVOUR.known
+
+STAMP: `tests/upstream-stamp.sh print FLAVOUR` (what the vanilla kernel and tests were),
+written into the list so that the gate can tell when it is stale.
 
 SUITE is verifier or progs. A failure no rule below explains stops the script: every
 entry of a list has a reason a reader can check (a kernel option the guests lack, the
@@ -53,16 +56,22 @@ def failures(suite, text):
 
 
 def main():
-    if len(sys.argv) < 3 or sys.argv[1] not in ("verifier", "progs"):
+    args = sys.argv[1:]
+    stamp = None
+    if args[:1] == ["--stamp"] and len(args) > 1:
+        stamp, args = args[1], args[2:]
+    if len(args) < 2 or args[0] not in ("verifier", "progs"):
         sys.exit(__doc__)
-    suite = sys.argv[1]
+    suite = args[0]
     fails = set()
-    for f in sys.argv[2:]:
+    for f in args[1:]:
         with open(f, errors="replace") as fh:
             fails |= failures(suite, fh.read())
     names = sorted(fails)
     print("# tests that fail on the vanilla kernel of this flavour (same config as the")
     print("# patched one): NAME  # reason. Written by tests/upstream-known.py.")
+    if stamp:
+        print("# stamp: " + stamp)
     bad = []
     for n in names:
         why = next((r for rx, r in RULES if re.search(rx, n)), None)

@@ -14,3 +14,4 @@ general protection fault
 blocked for more than
 Kernel panic
 lockdep: 
+usercopy:
