@@ -815,6 +815,13 @@ int cmd_flows(int argc, char **argv)
 		if (!err)
 			err = bpf_program__set_autoload(prog, is_fentry == fentry);
 	}
+	/* PREEMPT_RT with the series: the fentry/fexit programs ask to run non-preemptible;
+	 * those that qualify (packet and TCP teardown hooks) get it
+	 */
+	if (!err && fentry) {
+		err = bpfmem_rt_nonpreempt_request(skel->obj);
+		err = err < 0 ? err : 0;
+	}
 	if (err) {
 		bpfmem_err("cannot set up the BPF object: %s", strerror(-err));
 		goto out;

@@ -187,6 +187,26 @@ out:
 	return err ? 1 : 0;
 }
 
+/* kernel.bpf_rt_nonpreempt (series patch 20): what each value means */
+struct np_mode {
+	const char *name, *text, *what;
+};
+
+static const struct np_mode *np_mode(long long v)
+{
+	static const struct np_mode modes[] = {
+		{ "off", "off", "every fentry/fexit program runs preemptible" },
+		{ "on_request", "on request",
+		  "the default; fentry/fexit programs that ask (BPF_F_RT_NONPREEMPT) and "
+		  "qualify run non-preemptible" },
+		{ "all", "all qualifying",
+		  "every fentry/fexit program that qualifies runs non-preemptible, asked or not" },
+		{ "unknown", "unknown", "a value this bpfmem does not know" },
+	};
+
+	return &modes[v >= 0 && v <= 2 ? v : 3];
+}
+
 int cmd_probe(int argc, char **argv)
 {
 	bool btf, fentry, series, rt;
@@ -194,7 +214,6 @@ int cmd_probe(int argc, char **argv)
 	struct utsname u;
 	int have_tot, ret;
 	long long np;
-	char buf[32];
 
 	ret = bpfmem_cli_parse(&cli, argc, argv);
 	if (ret)
@@ -214,9 +233,7 @@ int cmd_probe(int argc, char **argv)
 	rt = bpfmem_kernel_is_rt();
 	have_tot = series ? !bpfmem_ma_totals(&tot) : 0;
 	/* series patch 20: kernel.bpf_rt_nonpreempt, PREEMPT_RT only (-1: none) */
-	if (bpfmem_read_file("/proc/sys/kernel/bpf_rt_nonpreempt", buf, sizeof(buf)) < 0 ||
-	    bpfmem_parse_u64_line(buf, &np))
-		np = -1;
+	np = bpfmem_rt_nonpreempt_mode();
 
 	if (env.json) {
 		struct jw jw;
@@ -230,6 +247,8 @@ int cmd_probe(int argc, char **argv)
 		jw_bool_field(&jw, "preempt_rt", rt);
 		jw_bool_field(&jw, "series", series);
 		jw_count_field(&jw, "rt_nonpreempt", np);
+		jw_string_or_null_field(&jw, "rt_nonpreempt_mode",
+					np >= 0 ? np_mode(np)->name : NULL);
 		if (have_tot) {
 			jw_int_field(&jw, "allocators", tot.allocators);
 			jw_int_field(&jw, "cached_bytes", tot.cached_bytes);
@@ -246,8 +265,8 @@ int cmd_probe(int argc, char **argv)
 	printf("PREEMPT_RT:       %s\n", rt ? "yes" : "no");
 	printf("bpfmem series:    %s\n", series ? "yes" : "no (vanilla kernel)");
 	if (np >= 0)
-		printf("RT nonpreempt:    %s (kernel.bpf_rt_nonpreempt: fentry/fexit programs that "
-		       "qualify run non-preemptible)\n", np ? "yes" : "no");
+		printf("RT nonpreempt:    %s (kernel.bpf_rt_nonpreempt=%lld: %s)\n",
+		       np_mode(np)->text, np, np_mode(np)->what);
 	if (series) {
 		if (have_tot)
 			printf("allocators:       total: allocators=%lld cached_bytes=%lld pending_bytes=%lld\n",

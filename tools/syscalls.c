@@ -688,6 +688,14 @@ int cmd_syscalls(int argc, char **argv)
 	bpf_program__set_autoload(skel->progs.sc_tp_exit, env.hook == HOOK_TP);
 	bpf_program__set_autoload(skel->progs.sc_thread_exit, env.latency);
 	bpf_program__set_autoattach(skel->progs.sc_thread_exit, false);
+	/* PREEMPT_RT with the series: the fentry/fexit programs ask to run non-preemptible
+	 * (they qualify), so no other task on the CPU misses a run while one is under way
+	 */
+	err = bpfmem_rt_nonpreempt_request(skel->obj);
+	if (err < 0) {
+		bpfmem_err("cannot set the programs' flags: %s", strerror(-err));
+		goto out;
+	}
 
 	err = syscalls_bpf__load(skel);
 	if (err) {

@@ -242,6 +242,28 @@ bool bpfmem_kprobe_exists(const char *func);
 /* struct bpf_link_info reports a kprobe link's misses (Linux 6.7) */
 bool bpfmem_kernel_has_kprobe_missed(void);
 
+/*
+ * Non-preemptible runs on PREEMPT_RT (series patch 20). An fentry, fexit or fmod_ret
+ * program asks for them with BPF_F_RT_NONPREEMPT in prog_flags at BPF_PROG_LOAD (the
+ * build's linux/bpf.h may not have it); the verifier grants it if the program
+ * qualifies, as kernel.bpf_rt_nonpreempt says: 0 to none, 1 (the default) to those
+ * that ask, 2 to every program that qualifies, asked or not. The sysctl exists only
+ * on PREEMPT_RT kernels with the series; every other kernel refuses the unknown flag
+ * (EINVAL), so it is set only where the sysctl exists.
+ */
+#ifndef BPF_F_RT_NONPREEMPT
+#define BPF_F_RT_NONPREEMPT (1U << 8)
+#endif
+#define BPFMEM_RT_NONPREEMPT_SYSCTL "/proc/sys/kernel/bpf_rt_nonpreempt"
+/* kernel.bpf_rt_nonpreempt: 0, 1 or 2; -1 where the kernel has no such sysctl */
+int bpfmem_rt_nonpreempt_mode(void);
+/* Before the load: BPF_F_RT_NONPREEMPT on every fentry, fexit and fmod_ret program of
+ * @obj where the sysctl exists. Returns how many programs ask (0 where it does not
+ * exist), or -errno.
+ */
+struct bpf_object;
+int bpfmem_rt_nonpreempt_request(struct bpf_object *obj);
+
 /* ---- caps.c: privilege and quiet libbpf logging of the collectors ---- */
 
 /*

@@ -2,7 +2,8 @@
 /*
  * Feature probes of the bpfmem CLI: vmlinux BTF, PREEMPT_RT, the bpfmem series,
  * whether fentry or kprobes can attach, and the loader checks and libbpf logging every
- * subcommand that loads programs sets up first.
+ * subcommand that loads programs sets up first; kernel.bpf_rt_nonpreempt and the
+ * program flag that asks for non-preemptible runs on PREEMPT_RT.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -83,6 +84,39 @@ bool bpfmem_series_present(void)
 	found = btf__find_by_name_kind(btf, "bpf_mem_cache_stats", BTF_KIND_STRUCT) > 0;
 	btf__free(btf);
 	return found;
+}
+
+int bpfmem_rt_nonpreempt_mode(void)
+{
+	char buf[32];
+	long long v;
+
+	if (bpfmem_read_file(BPFMEM_RT_NONPREEMPT_SYSCTL, buf, sizeof(buf)) < 0 ||
+	    bpfmem_parse_u64_line(buf, &v) || v < 0 || v > 255)
+		return -1;
+	return v;
+}
+
+int bpfmem_rt_nonpreempt_request(struct bpf_object *obj)
+{
+	struct bpf_program *p;
+	int n = 0, err;
+
+	/* the flag only where the kernel knows it: others refuse it with EINVAL */
+	if (access(BPFMEM_RT_NONPREEMPT_SYSCTL, F_OK))
+		return 0;
+	bpf_object__for_each_program(p, obj) {
+		enum bpf_attach_type t = bpf_program__expected_attach_type(p);
+
+		if (bpf_program__type(p) != BPF_PROG_TYPE_TRACING ||
+		    (t != BPF_TRACE_FENTRY && t != BPF_TRACE_FEXIT && t != BPF_MODIFY_RETURN))
+			continue;
+		err = bpf_program__set_flags(p, bpf_program__flags(p) | BPF_F_RT_NONPREEMPT);
+		if (err)
+			return err;
+		n++;
+	}
+	return n;
 }
 
 /* Same approach as libbpf-tools' fentry_can_attach(), plus a real attach. */
