@@ -5,7 +5,10 @@
  * prints their fdinfo rt_nonpreempt). Each program's name says what it should get:
  * yes_* qualify (only helpers and maps that take raw spinlocks and allocate from
  * bpf_mem_alloc or not at all), no_* do not (something that may sleep on
- * PREEMPT_RT, or whose code is not known at load time).
+ * PREEMPT_RT, whose code is not known at load time, or a run of no known bound:
+ * iterations the verifier does not walk, more than 256 KiB copied by helpers).
+ * Since series v17 a program gets it with kernel.bpf_rt_nonpreempt=1 (the default)
+ * only if it asks (BPF_F_RT_NONPREEMPT, rtnp -f), with 2 whether it asks or not.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>
@@ -50,6 +53,65 @@ struct {
 	__type(key, __u32);
 	__type(value, struct tval);
 } timers SEC(".maps");
+
+/* a map value of 1 MiB: copying it is more than a non-preemptible run may copy */
+struct big {
+	char b[1 << 20];
+};
+
+struct {
+	__uint(type, BPF_MAP_TYPE_ARRAY);
+	__uint(max_entries, 1);
+	__type(key, __u32);
+	__type(value, struct big);
+} bigarr SEC(".maps");
+
+/*
+ * can_loop (may_goto: BPF_JMP | BPF_JCOND, src_reg BPF_MAY_GOTO 0) as upstream's
+ * tools/testing/selftests/bpf/bpf_experimental.h defines it, with its encoding by hand
+ * for compilers that lack the instruction (__BPF_FEATURE_MAY_GOTO: clang 19; the
+ * build's clang is Debian 12's 14)
+ */
+#ifdef __BPF_FEATURE_MAY_GOTO
+#define can_loop					\
+	({ __label__ l_break, l_continue;		\
+	bool ret = true;				\
+	asm volatile goto("may_goto %l[l_break]"	\
+		      :::: l_break);			\
+	goto l_continue;				\
+	l_break: ret = false;				\
+	l_continue:;					\
+	ret;						\
+	})
+#elif __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define can_loop					\
+	({ __label__ l_break, l_continue;		\
+	bool ret = true;				\
+	asm volatile goto("1:.byte 0xe5;		\
+		      .byte 0;				\
+		      .long ((%l[l_break] - 1b - 8) / 8) & 0xffff;	\
+		      .short 0"				\
+		      :::: l_break);			\
+	goto l_continue;				\
+	l_break: ret = false;				\
+	l_continue:;					\
+	ret;						\
+	})
+#else
+#define can_loop					\
+	({ __label__ l_break, l_continue;		\
+	bool ret = true;				\
+	asm volatile goto("1:.byte 0xe5;		\
+		      .byte 0;				\
+		      .long (((%l[l_break] - 1b - 8) / 8) & 0xffff) << 16;	\
+		      .short 0"				\
+		      :::: l_break);			\
+	goto l_continue;				\
+	l_break: ret = false;				\
+	l_continue:;					\
+	ret;						\
+	})
+#endif
 
 __u64 flags_var;	/* not a constant for the verifier */
 __u64 loop_result;
@@ -111,6 +173,35 @@ int BPF_PROG(no_long_loop, struct sock *sk)
 	for (i = 0; i < 20000; i++)
 		n += flags_var ^ i;	/* no branch: one verifier state per iteration */
 	loop_result = n;
+	return 0;
+}
+
+/* a loop bounded only by may_goto (can_loop): the verifier does not walk its
+ * iterations (the kernel stops it after 8M), so no bound on a non-preemptible run
+ * (series v17)
+ */
+SEC("fentry/tcp_close")
+int BPF_PROG(no_may_goto, struct sock *sk)
+{
+	__u64 n = 0;
+
+	while (can_loop)
+		n += flags_var;
+	loop_result = n;
+	return 0;
+}
+
+/* helpers that copy more than 256 KiB in a run (series v17): a 1 MiB map value,
+ * filled by a probe read of 1 MiB
+ */
+SEC("fentry/tcp_close")
+int BPF_PROG(no_big_copy, struct sock *sk)
+{
+	__u32 k = 0;
+	struct big *v = bpf_map_lookup_elem(&bigarr, &k);
+
+	if (v)
+		bpf_probe_read_kernel(v, sizeof(*v), sk);
 	return 0;
 }
 

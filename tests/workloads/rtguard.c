@@ -14,7 +14,8 @@
  *   "rtguard guard workers N calls N expected N runs N missed N corrupt N secs S
  *    holder lookups N nonpreempt N"
  * nonpreempt: the guard program's rt_nonpreempt in its fdinfo (PREEMPT_RT: it runs
- * with preemption disabled, kernel.bpf_rt_nonpreempt), -1 where the kernel has none.
+ * with preemption disabled, kernel.bpf_rt_nonpreempt; the fentry programs ask for it
+ * with BPF_F_RT_NONPREEMPT where the sysctl exists), -1 where the kernel has none.
  * runs + missed must equal expected; corrupt (a run found another task's mark in
  * the slot: two runs of one program interleaved on a CPU) must be 0.
  * -K: kprobe programs instead (their guard is bpf_prog_active, which BPF syscalls
@@ -158,7 +159,10 @@ int main(int argc, char **argv)
 	bpf_program__set_autoload(skel->progs.rec_delete, !kprobe);
 	bpf_program__set_autoload(skel->progs.kguard_getppid, kprobe);
 	bpf_program__set_autoload(skel->progs.krec_lookup, kprobe);
-	err = rtguard_bpf__load(skel);
+	/* the guard program asks to run non-preemptible (PREEMPT_RT, series patch 20) */
+	err = wl_rt_nonpreempt(skel->obj);
+	if (err >= 0)
+		err = rtguard_bpf__load(skel);
 	if (!err) {
 		skel->bss->rec_tgid = getpid();
 		err = rtguard_bpf__attach(skel);

@@ -122,7 +122,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	skel->bss->target_tgid = getpid();
-	if (rtnest_bpf__load(skel)) {
+	/* outer's non-preemptible runs: asked for (kernel.bpf_rt_nonpreempt 1) */
+	if (wl_rt_nonpreempt(skel->obj) < 0 || rtnest_bpf__load(skel)) {
 		fprintf(stderr, "rtnest: load: %s\n", strerror(errno));
 		rtnest_bpf__destroy(skel);
 		return 1;

@@ -7,7 +7,8 @@
  *
  * The programs are loaded once; each round attaches them one at a time and measures, in
  * turn, getpgid() calls per second with no program (none), an
- * fentry program that qualifies for a non-preemptible run on the series (count), one
+ * fentry program that qualifies for a non-preemptible run on the series and asks for it
+ * (count, BPF_F_RT_NONPREEMPT where kernel.bpf_rt_nonpreempt exists), one
  * that does not and takes the run lock (lock), and a kprobe (kprobe), each for SECONDS
  * (default 2) on THREADS threads (default 1) pinned to CPU 0 (two threads share the CPU
  * and preempt each other: a run can find the lock held). Prints a line per case,
@@ -88,9 +89,15 @@ int main(int argc, char **argv)
 		fprintf(stderr, "trigsys: bad arguments\n");
 		return 2;
 	}
-	skel = trigsys_bpf__open_and_load();
+	skel = trigsys_bpf__open();
 	if (!skel) {
+		fprintf(stderr, "trigsys: cannot open the programs: %s\n", strerror(errno));
+		return 1;
+	}
+	/* count runs non-preemptible on the series' PREEMPT_RT: it asks (patch 20) */
+	if (wl_rt_nonpreempt(skel->obj) < 0 || trigsys_bpf__load(skel)) {
 		fprintf(stderr, "trigsys: cannot load the programs: %s\n", strerror(errno));
+		trigsys_bpf__destroy(skel);
 		return 1;
 	}
 	progs[1] = skel->progs.count;

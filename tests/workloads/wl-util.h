@@ -13,6 +13,11 @@
  *   wl_prog_misses(fd)   a program's recursion_misses, -1 on error
  *   wl_sys_bpf(cmd, attr) raw bpf(2), for the workloads that make maps without libbpf
  *   wl_map_info(fd, info) the kernel's struct bpf_map_info of a map, 0 or -1 (errno)
+ *   wl_rt_nonpreempt(obj) before the load: every fentry/fexit/fmod_ret program of obj
+ *                        asks to run non-preemptible on PREEMPT_RT (BPF_F_RT_NONPREEMPT,
+ *                        series patch 20; defined in bpfmem.h) where
+ *                        kernel.bpf_rt_nonpreempt exists (other kernels refuse the
+ *                        flag); programs that ask, 0 where it does not exist, -errno
  */
 #ifndef WL_UTIL_H
 #define WL_UTIL_H
@@ -92,6 +97,11 @@ static inline long wl_count_keys(int fd)
 static inline long long wl_prog_misses(int prog_fd)
 {
 	return bpfmem_prog_fd_misses(prog_fd);
+}
+
+static inline int wl_rt_nonpreempt(struct bpf_object *obj)
+{
+	return bpfmem_rt_nonpreempt_request(obj);
 }
 
 #endif
