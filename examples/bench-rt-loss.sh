@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Benchmark (not a test): events the tracers lose, by kernel, hook and competing load.
-#   ./run exec --kernel rt --smp 2 -- sh /examples/bench-rt-loss.sh [CALLS] [CONNS]
+#   ./run exec --kernel rt --smp 2 -- sh /examples/bench-rt-loss.sh [CALLS] [CONNS] [HOOKS] [LOADS]
+# (HOOKS: default "fentry kprobe tp"; LOADS: default "none cpu")
 # (any kernel: base is the control; there flows may miss a few runs by design, a
 # softirq on top of a run in task context: see tests/guest/rtloss.sh)
 # For hook fentry, kprobe (and tp for syscalls), with and without a CPU-bound competitor
@@ -14,12 +15,15 @@
 . /tests/lib.sh	# wait_for, missed_text, missed_json
 calls=${1:-200000}
 conns=${2:-2000}
+hooks=${3:-fentry kprobe tp}
+loads=${4:-none cpu}
 ncpu=$(grep -c ^processor /proc/cpuinfo)
 CG=/sys/fs/cgroup/rtloss
 mkdir -p $CG
 rt=no
 bpfmem probe 2>/dev/null | grep -q '^PREEMPT_RT: *yes' && rt=yes
-echo "kernel $(uname -r), PREEMPT_RT $rt, $ncpu CPUs, $calls getppid, $conns connections"
+np=$(cat /proc/sys/kernel/bpf_rt_nonpreempt 2>/dev/null || echo none)
+echo "kernel $(uname -r), PREEMPT_RT $rt, kernel.bpf_rt_nonpreempt $np, $ncpu CPUs, $calls getppid, $conns connections"
 
 hogs=""
 start_hogs() {
@@ -97,8 +101,8 @@ bench_flows() {	# bench_flows HOOK LOAD
 }
 
 printf "%-9s %-7s %-5s %10s %10s %8s %8s\n" tool hook load expected counted missed lost
-for load in none cpu; do
-	for hook in fentry kprobe tp; do
+for load in $loads; do
+	for hook in $hooks; do
 		[ $load = cpu ] && start_hogs
 		bench_syscalls $hook $load
 		if [ $hook != tp ]; then

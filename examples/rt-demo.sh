@@ -4,11 +4,13 @@
 # 1. the kernel is PREEMPT_RT and a kprobe and a fentry program using a
 #    BPF_F_NO_PREALLOC hash map load and count (the check the seeds removed);
 # 2. cyclictest under a syscall + network load, without tracers (baseline);
-# 3. the same with `bpfmem syscalls` and `bpfmem flows` attached;
+# 3. the same with `bpfmem syscalls` and `bpfmem flows` attached (their fentry/fexit
+#    programs ask for non-preemptible runs, BPF_F_RT_NONPREEMPT, granted at
+#    kernel.bpf_rt_nonpreempt=1, the default);
 # 4. an fentry program's runs counted vs expected with tasks sharing a CPU (rtguard);
 # 5. the same for a program hit with and without a lock held (pid_vnr from getsid
-#    and fcntl(F_GETOWN)), with and without non-preemptible runs
-#    (kernel.bpf_rt_nonpreempt, series patch 20).
+#    and fcntl(F_GETOWN)), with and without non-preemptible runs (rtguard's program
+#    asks for them; kernel.bpf_rt_nonpreempt 0 refuses, 1 grants: series patch 20).
 # TCG latencies are emulated time, not real-time figures: compare the runs only.
 # Machine-readable lines start with "rtdemo:"; exit status 0 only if all steps worked.
 secs=${1:-10}
@@ -16,8 +18,10 @@ rc=0
 fail() { echo "rtdemo: FAIL $*"; rc=1; }
 
 echo "--- kernel"
-bpfmem probe | grep -E 'release|PREEMPT_RT|fentry|series'
+bpfmem probe | grep -E 'release|PREEMPT_RT|fentry|series|RT nonpreempt'
 bpfmem probe | grep -q '^PREEMPT_RT: *yes' && echo "rtdemo: preempt_rt yes" || fail "kernel is not PREEMPT_RT"
+# kernel.bpf_rt_nonpreempt (series patch 20): on_request by default
+echo "rtdemo: rt_nonpreempt_mode $(bpfmem probe -j | sed -n 's/.*"rt_nonpreempt_mode":"\([a-z_]*\)".*/\1/p')"
 for h in kprobe fentry; do
 	if bpfmem probe --selftest --hook $h -n 200 -k 20; then
 		echo "rtdemo: selftest $h ok"
@@ -116,9 +120,11 @@ else
 	fail "rtguard"
 fi
 echo "--- events counted vs expected: the same, fentry hit with and without an rwlock held"
-# series patch 20: a program that qualifies runs non-preemptible on PREEMPT_RT. A run
-# with a lock held cannot wait for a preempted holder (patch 12), so without it runs
-# are skipped there while another task is preempted inside the program.
+# series patch 20: a program that qualifies and asks (BPF_F_RT_NONPREEMPT, as
+# rtguard's does) runs non-preemptible on PREEMPT_RT at kernel.bpf_rt_nonpreempt=1
+# (the default); 0 refuses. A run with a lock held cannot wait for a preempted
+# holder (patch 12), so without it runs are skipped there while another task is
+# preempted inside the program.
 np=/proc/sys/kernel/bpf_rt_nonpreempt
 for v in 0 1; do
 	if [ -w $np ] && echo $v >$np && rtguard -M -n 20000 -w 3 -H >/tmp/rtg.out; then

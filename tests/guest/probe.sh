@@ -18,8 +18,24 @@ case "$flavor" in base|rt|debug) series=yes ;; esac
 if [ "$flavor" = rt ] || [ "${flavor%-rt}" != "$flavor" ]; then
 	grep -q '^PREEMPT_RT: *yes' /tmp/probe.txt; ok $? "kernel reports PREEMPT_RT"
 	if [ $series = yes ]; then
-		grep -q '^RT nonpreempt: *yes' /tmp/probe.txt
-		ok $? "kernel.bpf_rt_nonpreempt reported, on by default (series patch 20)"
+		# series v17: 1 by default, non-preemptible runs for programs that ask
+		# (BPF_F_RT_NONPREEMPT); 0 none, 2 every qualifying program
+		grep -q '^RT nonpreempt: *on request (kernel.bpf_rt_nonpreempt=1' /tmp/probe.txt
+		ok $? "kernel.bpf_rt_nonpreempt reported, 1 by default: on request (series patch 20)"
+		bpfmem probe -j | grep -q '"rt_nonpreempt":1,"rt_nonpreempt_mode":"on_request"'
+		ok $? "probe -j: rt_nonpreempt 1, rt_nonpreempt_mode on_request"
+		np=/proc/sys/kernel/bpf_rt_nonpreempt
+		for m in "0 off off" "2 all all qualifying"; do
+			set -- $m
+			v=$1 j=$2
+			shift 2
+			echo $v >$np
+			bpfmem probe >/tmp/probe.$v 2>&1
+			grep -q "^RT nonpreempt: *$* (kernel.bpf_rt_nonpreempt=$v" /tmp/probe.$v &&
+				bpfmem probe -j | grep -q "\"rt_nonpreempt\":$v,\"rt_nonpreempt_mode\":\"$j\""
+			ok $? "kernel.bpf_rt_nonpreempt=$v reported as $* ($j): $(grep '^RT nonpreempt' /tmp/probe.$v)"
+		done
+		echo 1 >$np
 	else
 		! grep -q '^RT nonpreempt' /tmp/probe.txt
 		ok $? "kernel without the series: no RT nonpreempt line (no kernel.bpf_rt_nonpreempt)"
@@ -27,6 +43,10 @@ if [ "$flavor" = rt ] || [ "${flavor%-rt}" != "$flavor" ]; then
 else
 	grep -q '^PREEMPT_RT: *no' /tmp/probe.txt; ok $? "kernel is not PREEMPT_RT"
 	! grep -q '^RT nonpreempt' /tmp/probe.txt; ok $? "no RT nonpreempt line (no kernel.bpf_rt_nonpreempt)"
+fi
+if [ ! -e /proc/sys/kernel/bpf_rt_nonpreempt ]; then
+	bpfmem probe -j | grep -q '"rt_nonpreempt":null,"rt_nonpreempt_mode":null'
+	ok $? "probe -j: rt_nonpreempt and rt_nonpreempt_mode null (no kernel.bpf_rt_nonpreempt)"
 fi
 if [ "$flavor" = debug ]; then
 	dmesg | grep -q 'KernelAddressSanitizer initialized'; ok $? "KASAN is on"

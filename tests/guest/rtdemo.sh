@@ -6,6 +6,7 @@ rc=$?
 sed 's/^/# /' /tmp/rtdemo.out
 has() { grep -q "^rtdemo: $1" /tmp/rtdemo.out; ok $? "$2"; }
 has "preempt_rt yes" "guest kernel reports PREEMPT_RT"
+has "rt_nonpreempt_mode on_request" "kernel.bpf_rt_nonpreempt at its default: non-preemptible runs on request (series patch 20)"
 has "selftest kprobe ok" "kprobe program on a NO_PREALLOC hash map loads and counts exactly"
 has "selftest fentry ok" "fentry program on a NO_PREALLOC hash map loads and counts exactly"
 has "cyclictest baseline cycles [1-9]" "cyclictest baseline run completed"

@@ -16,8 +16,9 @@
 # context and fcntl(F_GETOWN) under an rwlock_t, where patch 12 cannot wait: on
 # PREEMPT_RT without non-preemptible runs (kernel.bpf_rt_nonpreempt=0) runs are
 # skipped while a task is preempted inside the program (checked: the case shows the
-# problem); with them (series patch 20, the default) a program that qualifies
-# (fdinfo rt_nonpreempt 1) runs with preemption disabled and none is missed.
+# problem); with them (series patch 20; switch 1, the default, and rtguard's fentry
+# programs ask with BPF_F_RT_NONPREEMPT) a program that qualifies (fdinfo
+# rt_nonpreempt 1) runs with preemption disabled and none is missed.
 # -U: the program runs in the softirq of loopback UDP sends (bh disabled): a
 # coverage case for non-preemptible runs there (it does not miss even without them,
 # bh sections being serialized per CPU on PREEMPT_RT), with the hog only.
@@ -32,10 +33,15 @@ bpfmem probe 2>/dev/null | grep -q '^PREEMPT_RT: *yes' && rt=yes
 echo "# kernel $flavor, PREEMPT_RT $rt, $(grep -c ^processor /proc/cpuinfo) CPUs"
 
 NP=/proc/sys/kernel/bpf_rt_nonpreempt
+# series v17: 1 by default, non-preemptible runs for programs that ask
+if [ $rt = yes ]; then
+	[ "$(cat $NP)" = 1 ]; ok $? "kernel.bpf_rt_nonpreempt is 1 by default (on request): $(cat $NP)"
+fi
 UCALLS=5000
 [ "$flavor" = debug ] && UCALLS=2000
 # cases: HOOK MODE LOAD. MODE np: kernel.bpf_rt_nonpreempt=1 (the default: programs
-# that qualify run non-preemptible on PREEMPT_RT); wait: 0 (patch 12's run lock only).
+# that ask and qualify run non-preemptible on PREEMPT_RT; rtguard's fentry programs
+# ask); wait: 0 (patch 12's run lock only).
 # Other kernels have no such switch: one mode.
 cases="fentry:wait:none fentry:wait:hog udp:np:hog mixed:np:none mixed:np:hog"
 cases="$cases kprobe:np:none kprobe:np:hog"
@@ -121,20 +127,40 @@ tg=$(kv /tmp/gt.out tgot rtguard guard)
 [ "$tn" = 0 ] && [ "$tg" = "$r" ]
 ok $? "-T: every run that ran got its task storage ($tg of $r), none got NULL from bpf_task_storage_get(F_CREATE) ($tn)"
 
-# which programs qualify (tests/bpf/rtnp.bpf.c: yes_* should, no_* should not): on
-# PREEMPT_RT with the switch on, fdinfo rt_nonpreempt 1 for yes_*, 0 for no_*; with
-# it off, 0 for all; other kernels print no such line (-1)
-for v in 1 0; do
+# which programs qualify (tests/bpf/rtnp.bpf.c: yes_* should, no_* should not, among
+# them a may_goto loop and a 1 MiB copy) and which ask (rtnp -f: BPF_F_RT_NONPREEMPT on
+# its 16 fentry programs, series v17): on PREEMPT_RT fdinfo rt_nonpreempt 1 for yes_*
+# and 0 for no_* with the switch at 2 (every qualifying program, asked or not) and at
+# 1 (the default) for programs that ask; 0 for all at 1 without asking and at 0 even
+# when asking. Other kernels have no switch: rtnp -f sets no flag there (they would
+# refuse it), everything loads and prints no such line (-1).
+NPROGS=17
+NFENTRY=16
+if [ $rt = yes ]; then
+	npcases="2:no 1:ask 1:no 0:ask"
+else
+	npcases="-:no -:ask"
+fi
+for c in $npcases; do
+	v=${c%%:*}
+	ask=${c#*:}
 	[ $rt = yes ] && echo $v >$NP
-	rtnp >/tmp/np.out 2>&1
-	ok $? "rtnp loads its programs (kernel.bpf_rt_nonpreempt $v)"
+	opt=""
+	[ $ask = ask ] && opt=-f
+	# shellcheck disable=SC2086
+	rtnp $opt >/tmp/np.out 2>&1
+	ok $? "rtnp $opt loads its programs (kernel.bpf_rt_nonpreempt $v, $ask)"
 	sed 's/^/# /' /tmp/np.out
-	bad=$(awk -v rt=$rt -v v=$v '$1 == "rtnp" { n++
-		want = rt == "no" ? -1 : (v == 1 && $2 ~ /^yes_/) ? 1 : 0
+	a=$(sed -n 's/^rtnp-asked \([0-9]*\)$/\1/p' /tmp/np.out)
+	want=0
+	[ $rt = yes ] && [ $ask = ask ] && want=$NFENTRY
+	[ "$a" = $want ]; ok $? "rtnp $opt: ${a:-?} programs asked (BPF_F_RT_NONPREEMPT), expected $want"
+	bad=$(awk -v rt=$rt -v v=$v -v ask=$ask -v np=$NPROGS '$1 == "rtnp" { n++
+		grant = v == 2 || (v == 1 && ask == "ask")
+		want = rt == "no" ? -1 : (grant && $2 ~ /^yes_/) ? 1 : 0
 		if ($3 != want) printf "%s=%s(want %d) ", $2, $3, want }
-		END { if (n != 15) printf "programs=%d(want 15)", n }' /tmp/np.out)
-	[ -z "$bad" ]; ok $? "rt_nonpreempt of each program as its name says (switch $v) $bad"
-	[ $rt = yes ] || break
+		END { if (n != np) printf "programs=%d(want %d)", n, np }' /tmp/np.out)
+	[ -z "$bad" ]; ok $? "rt_nonpreempt of each program as its name says (switch $v, $ask) $bad"
 done
 [ $rt = yes ] && echo 1 >$NP
 
