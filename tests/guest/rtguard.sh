@@ -149,12 +149,12 @@ for c in $npcases; do
 	[ $ask = ask ] && opt=-f
 	# shellcheck disable=SC2086
 	rtnp $opt >/tmp/np.out 2>&1
-	ok $? "rtnp $opt loads its programs (kernel.bpf_rt_nonpreempt $v, $ask)"
+	ok $? "rtnp${opt:+ $opt} loads its programs (kernel.bpf_rt_nonpreempt $v, $ask)"
 	sed 's/^/# /' /tmp/np.out
 	a=$(sed -n 's/^rtnp-asked \([0-9]*\)$/\1/p' /tmp/np.out)
 	want=0
 	[ $rt = yes ] && [ $ask = ask ] && want=$NFENTRY
-	[ "$a" = $want ]; ok $? "rtnp $opt: ${a:-?} programs asked (BPF_F_RT_NONPREEMPT), expected $want"
+	[ "$a" = $want ]; ok $? "rtnp${opt:+ $opt}: ${a:-?} programs asked (BPF_F_RT_NONPREEMPT), expected $want"
 	bad=$(awk -v rt=$rt -v v=$v -v ask=$ask -v np=$NPROGS '$1 == "rtnp" { n++
 		grant = v == 2 || (v == 1 && ask == "ask")
 		want = rt == "no" ? -1 : (grant && $2 ~ /^yes_/) ? 1 : 0
