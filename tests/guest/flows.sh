@@ -384,9 +384,19 @@ start_flows /tmp/f4.json -j --closed -i 1 -4 --proto udp
   flowgen udp 127.0.0.1 5001 10 100; } >/tmp/f4.gen
 sleep 1.5
 stop_flows
+rc=$?
 n=$(grep -c '"type":"closed"' /tmp/f4.json)
 m=$(grep '"type":"closed"' /tmp/f4.json | grep -c '"family":"ipv4","proto":"udp"')
-[ "$n" = 2 ] && [ "$m" = 2 ]; ok $? "-4 --proto udp: only the 2 IPv4 UDP flows ($n records, $m matching)"
+miss=$(missed_json /tmp/f4.json)
+if [ $isrt = yes ] && [ "$miss" -gt 0 ]; then
+	# PREEMPT_RT without the series: a missed run may lose a flow's record; the filter
+	# still lets nothing else through, and the misses are reported (exit 3)
+	[ $rc = 3 ] && [ "$n" = "$m" ] && [ "$n" -le 2 ] && [ $((n + miss)) -ge 2 ]
+	ok $? "-4 --proto udp: only IPv4 UDP flows ($n records, $m matching, $miss missed runs reported, exit $rc)"
+else
+	[ "$n" = 2 ] && [ "$m" = 2 ]; ok $? "-4 --proto udp: only the 2 IPv4 UDP flows ($n records, $m matching, exit $rc)"
+fi
+[ "$n" = 2 ] || grep '"type":"closed"\|"type":"summary"' /tmp/f4.json | cut -c1-400 | sed 's/^/#   /'
 # -c includes descendant cgroups: sockets created in flowtest/child count too
 mkdir -p /sys/fs/cgroup/flowtest/child
 start_flows /tmp/cg.json -j --closed -i 1 -c /sys/fs/cgroup/flowtest
@@ -421,15 +431,31 @@ flowgen udp-server 127.0.0.1 5004 1000 100 /tmp/r5 >/dev/null &
 spid=$!
 while ! [ -e /tmp/r5 ]; do sleep 0.1; done
 flowgen udp-client 127.0.0.1 5004 5 100 >/tmp/idle.gen
-sleep 3
+# evicted at the first interval after 1 s idle: wait for it (60 s at most; a loaded
+# host slows a TCG guest, a fixed 3 s once missed it), then for two more intervals
+wait_for '"reason":"udp_idle".*"lport":5004,' /tmp/idle.json $FPID
+sleep 1
 n=$(grep '"type":"closed","reason":"udp_idle"' /tmp/idle.json | grep -c '"lport":5004,.*"tx_bytes":500,"rx_bytes":500,')
 m=$(grep -c '"type":"closed","reason":"udp_destroy"' /tmp/idle.json)
 l=$(last_interval /tmp/idle.json live_flows)
 kill $spid
 wait $spid
 stop_flows
-[ "$n" = 1 ] && [ "$m" = 1 ] && [ "$l" = 0 ]
-ok $? "--idle 1: the open but idle server flow evicted as udp_idle with its counts ($n), the client's by udp_destroy ($m), live $l"
+frc=$?
+miss=$(missed_json /tmp/idle.json)
+if [ $isrt = yes ] && [ "$miss" -gt 0 ]; then
+	# PREEMPT_RT without the series: a missed run may cost the server flow packets
+	# (or its teardown); reported, exit 3, and no more records than flows
+	n=$(grep '"type":"closed","reason":"udp_idle"' /tmp/idle.json | grep -c '"lport":5004,')
+	[ $frc = 3 ] && [ "$n" -le 1 ] && [ "$m" -le 1 ]
+	rc=$?
+	ok $rc "--idle 1: server flow evicted as udp_idle ($n), the client's by udp_destroy ($m), $miss missed runs reported (exit $frc)"
+else
+	[ "$n" = 1 ] && [ "$m" = 1 ] && [ "$l" = 0 ]
+	rc=$?
+	ok $rc "--idle 1: the open but idle server flow evicted as udp_idle with its counts ($n), the client's by udp_destroy ($m), live $l"
+fi
+[ $rc = 0 ] || grep '"type":"closed"\|"type":"summary"' /tmp/idle.json | cut -c1-400 | sed 's/^/#   /'
 
 # ---- churn: the map holds only live flows ----
 # On PREEMPT_RT fentry/fexit programs run preemptible (migrate_disable only): when
