@@ -164,6 +164,13 @@ mkdir -p "$(dirname "$log")"
 # a fifth of a cold build). isa-serial, PIT, PIC and RTC are on by default;
 # --net adds a virtio-net device on the virtio-mmio transport.
 machine=${BPFMEM_MACHINE:-microvm,acpi=off}
+# a kernel that finds CPUs through ACPI only (no CONFIG_X86_MPPARSE: Debian's cloud
+# kernels) sees one CPU on microvm without ACPI: q35 (SeaBIOS, ACPI; /init about 3 s
+# later) for more than one vCPU
+if [ -z "${BPFMEM_MACHINE:-}" ] && [ "$smp" -gt 1 ] && [ -f "$kconfig" ] &&
+	! grep -q '^CONFIG_X86_MPPARSE=y' "$kconfig"; then
+	machine=q35
+fi
 # reboot=t: a panic (panic=-1) reboots by triple fault, which -no-reboot turns into
 # QEMU exiting 0 (no verdict); microvm has no ACPI or keyboard-controller reset, and
 # the kernel's default sequence of reboot methods never gets to the triple fault there.
