@@ -29,7 +29,7 @@ if ls -d /sys/kernel/slab/bpf_ma-* >/dev/null 2>&1; then
 else
 	echo "# no bpf_ma-* slab caches (kernel without series patch 13)"
 fi
-dmesg | grep -i 'usercopy' >/tmp/uc.dmesg
+dmesg | grep 'usercopy: Kernel memory' >/tmp/uc.dmesg
 [ ! -s /tmp/uc.dmesg ]; ok $? "no usercopy report in dmesg"
 sed 's/^/# /' /tmp/uc.dmesg
 done_testing
