@@ -270,7 +270,11 @@ for hook in fentry kprobe; do
 	stop_flows
 	relax_if_missed /tmp/rd.json $? "bpfmem flows --hook $hook (redial)" $hook
 	check_gen /tmp/rd.json /tmp/rd.gen 65476
-	ok $? "redial ($hook): every connection of the socket closed with exact bytes, and its server side"
+	rc=$?
+	ok $rc "redial ($hook): every connection of the socket closed with exact bytes, and its server side"
+	# intermittent with --hook kprobe on Debian's kernels, 2 vCPUs (2026-12-07): show them
+	[ $rc = 0 ] || { sed 's/^/#   gen: /' /tmp/rd.gen
+		grep '"type":"closed"' /tmp/rd.json | sed 's/"netns[^}]*"laddr"/"laddr"/; s/,"tx_bytes_total.*//; s/^/#   /'; }
 	l=$(last_interval /tmp/rd.json live_flows)
 	[ $RELAX = 1 ] || [ "$l" = 0 ]; ok $? "redial ($hook): map empty afterwards (live_flows $l)"
 	w=$(grep '"type":"summary"' /tmp/rd.json | awk "$AWKLIB"' { print g("close_walks") }')
