@@ -266,6 +266,12 @@ for hook in fentry kprobe; do
 	start_flows /tmp/rd.json -j --closed -i 1 -T 0 --hook $hook
 	flowgen redial 127.0.0.1 5002 $RDN 100000 >/tmp/rd.gen
 	ok $? "flowgen redial ($hook): one socket, $RDN connections, disconnected between them"
+	# the closed records (client and server side of each connection) come with the
+	# next interval: wait for them (a loaded host delays the interval), 15 s at most
+	for _i in $(seq 30); do
+		[ "$(grep -c '"type":"closed"' /tmp/rd.json)" -ge $((2 * RDN)) ] && break
+		sleep 0.5
+	done
 	sleep 1.5
 	stop_flows
 	relax_if_missed /tmp/rd.json $? "bpfmem flows --hook $hook (redial)" $hook
