@@ -19,15 +19,7 @@
 #include <bpf/bpf_helpers.h>
 #include <bpf/bpf_tracing.h>
 
-#define PATH_LEN 200
-#define RAW_LEN 64
-
-struct val {
-	__u64 n;
-	char path[PATH_LEN];
-	char raw[RAW_LEN];
-	char from_user[RAW_LEN];
-};
+#include "usercopy.h"
 
 #define MAP(NAME, TYPE, FLAGS) \
 struct { \

@@ -70,15 +70,18 @@ done </tmp/rl.out
 # context, where patch 12 waits, and not the UDP teardown ones, which may walk the
 # whole flow map (bpf_for_each_map_elem: no bound the verifier knows) and run in task
 # context (close()) too
-if [ -e /proc/sys/kernel/bpf_rt_nonpreempt ]; then
+flows_marks() {	# NAME=0|1 for each of flows' fentry/fexit programs, from bpfmem progs
 	bpfmem flows >/tmp/fl.out 2>/tmp/fl.err &
 	fp=$!
 	wait_for Tracing /tmp/fl.out $fp
 	bpfmem progs -j -i 1 -n 1 -T 0 >/tmp/progs.json
 	kill -INT $fp
 	wait $fp
-	np=$(grep -o '"name":"f[ex]_[^"]*"[^}]*"rt_nonpreempt":[01n]' /tmp/progs.json |
-		sed 's/"name":"\([^"]*\)".*"rt_nonpreempt":\(.\)/\1=\2/' | sort | tr '\n' ' ')
+	grep -o '"name":"f[ex]_[^"]*"[^}]*"rt_nonpreempt":[01n]' /tmp/progs.json |
+		sed 's/"name":"\([^"]*\)".*"rt_nonpreempt":\(.\)/\1=\2/' | sort | tr '\n' ' '
+}
+if [ -e /proc/sys/kernel/bpf_rt_nonpreempt ]; then
+	np=$(flows_marks)
 	echo "# flows programs, rt_nonpreempt: $np"
 	want="fe_inet_csk_des=1 fe_ip6_output=1 fe_ip_output=1 fe_skb_consume_=0 fe_tcp_disconne=1 fe_tcp_v4_do_rc=1 fe_tcp_v6_do_rc=1 fe_udp_destroy_=0 fe_udp_enqueue=1 fe_udpv6_destro=0 fx_tcp_recvmsg=0 fx_tcp_sendmsg=0 fx_udp_sendmsg=0 fx_udpv6_sendms=0 "
 	[ "$np" = "$want" ]; ok $? "flows: the packet and TCP teardown programs run non-preemptible (they ask, switch 1), the send/recv and UDP teardown ones not"
@@ -101,14 +104,7 @@ if [ -e /proc/sys/kernel/bpf_rt_nonpreempt ]; then
 		echo "# switch 0 (no non-preemptible runs): $tool $hook $load missed $miss (switch 1: $(awk -v t=$tool -v h=$hook -v l=$load '$1 == t && $2 == h && $3 == l { print $6 }' /tmp/rl.out))"
 	done </tmp/rl0.out
 	[ $n0 = 2 ]; ok $? "switch 0: 2 cases (syscalls and flows, fentry, competitor cpu): $n0"
-	bpfmem flows >/tmp/fl.out 2>/tmp/fl.err &
-	fp=$!
-	wait_for Tracing /tmp/fl.out $fp
-	bpfmem progs -j -i 1 -n 1 -T 0 >/tmp/progs.json
-	kill -INT $fp
-	wait $fp
-	np=$(grep -o '"name":"f[ex]_[^"]*"[^}]*"rt_nonpreempt":[01n]' /tmp/progs.json |
-		sed 's/"name":"\([^"]*\)".*"rt_nonpreempt":\(.\)/\1=\2/' | sort | tr '\n' ' ')
+	np=$(flows_marks)
 	echo "# flows programs at switch 0, rt_nonpreempt: $np"
 	[ -n "$np" ] && ! echo "$np" | grep -q '=[^0]'
 	ok $? "switch 0: none of flows' programs runs non-preemptible though they ask"

@@ -19,15 +19,7 @@
 #include <bpf/libbpf.h>
 #include "usercopy.skel.h"
 
-#define PATH_LEN 200
-#define RAW_LEN 64
-
-struct val {
-	__u64 n;
-	char path[PATH_LEN];
-	char raw[RAW_LEN];
-	char from_user[RAW_LEN];
-};
+#include "../bpf/usercopy.h"
 
 static int lru_dyn_supported(void)
 {
