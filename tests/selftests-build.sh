@@ -5,7 +5,12 @@
 # patches), unmodified, for the guest: test_progs, test_verifier, test_maps,
 # test_lru_map, bench, and the selftests' kernel modules for every built kernel:
 #
-#   tests/selftests-build.sh [--print-dir] [--no-bench]
+#   tests/selftests-build.sh [--print-dir] [--no-bench] [--gate]
+#
+# --gate builds only what the default gate runs (test_verifier, test_lru_map,
+# htab_mem_memcg and the modules: no BPF program but htab_mem_memcg's is compiled,
+# a few minutes cold against 8-26 for everything); a later build without it goes on
+# from there (same key, same output directory).
 #
 # Output: $BPFMEM_CACHE/selftests/<key>/stage/selftests-bpf/ holds test_maps,
 # test_lru_map, the BPF objects test_maps opens at run time (it wants them in its cwd),
@@ -38,12 +43,13 @@ ROOT=$CACHE/selftests
 JOBS=${BPFMEM_JOBS:-$(nproc)}
 CLANG=${BPFMEM_SELFTESTS_CLANG:-clang-19}
 LLVM_SUFFIX=${CLANG#clang}
-print_dir=0 want_bench=1
+print_dir=0 want_bench=1 gate=0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--print-dir) print_dir=1; shift ;;
 	--no-bench) want_bench=0; shift ;;
-	-h|--help) sed -n '3,26p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--gate) gate=1 want_bench=0; shift ;;
+	-h|--help) sed -n '3,31p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "selftests-build.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
 done
@@ -157,8 +163,8 @@ finish() {
 	exit 0
 }
 
-if [ -f "$out/.ok" ]; then
-	stage "up to date ($key: tree ${commit:0:12}, BTF $btf_src, bench=$bench)"
+if [ -f "$out/.ok" ] || { [ "$gate" = 1 ] && [ -f "$out/.ok-gate" ]; }; then
+	stage "up to date ($key: tree ${commit:0:12}, BTF $btf_src, bench=$bench$([ -f "$out/.ok" ] || echo ", gate's runners only"))"
 	finish
 fi
 
@@ -202,25 +208,32 @@ mk() {
 }
 # test_progs links every prog_tests/*.c with its skeleton: every progs/*.c is compiled
 # (the kernel configs carry what they need, kernel/config/selftests.config)
-stage "test_progs + test_verifier: libbpf, bpftool, $(ls "$sdir"/progs/*.c | wc -l) BPF programs (clang $LLVM_SUFFIX), runners"
-mk "$O/test_progs" "$O/test_verifier"
-stage "test_maps, test_lru_map: runners"
-mk "$O/test_maps" "$O/test_lru_map"
+if [ "$gate" = 1 ]; then
+	stage "test_verifier, test_lru_map, htab_mem_memcg's skeleton: libbpf, bpftool, runners"
+	mk "$O/test_verifier" "$O/test_lru_map" "$O/htab_mem_memcg.skel.h"
+else
+	stage "test_progs + test_verifier: libbpf, bpftool, $(ls "$sdir"/progs/*.c | wc -l) BPF programs (clang $LLVM_SUFFIX), runners"
+	mk "$O/test_progs" "$O/test_verifier"
+	stage "test_maps, test_lru_map: runners"
+	mk "$O/test_maps" "$O/test_lru_map"
+fi
 # what the runners open at run time, from their cwd: BPF objects, helper binaries.
 # Two stages: selftests-bpf (test_maps, test_lru_map and the objects test_maps opens,
 # small: several gate tests boot with it) and upstream-bpf (test_progs, test_verifier
 # and every object, ~110 MB). Binaries without their debug info.
 for f in test_maps test_lru_map; do
-	strip --strip-debug -o "$st/$f" "$O/$f"
+	[ -e "$O/$f" ] && strip --strip-debug -o "$st/$f" "$O/$f"
 done
-for n in $(objs "$sdir"/test_maps.c "$sdir"/map_tests/*.c); do
-	cp "$O/$n.bpf.o" "$st/"
-done
+if [ "$gate" = 0 ]; then
+	for n in $(objs "$sdir"/test_maps.c "$sdir"/map_tests/*.c); do
+		cp "$O/$n.bpf.o" "$st/"
+	done
+fi
 for f in test_progs test_verifier urandom_read liburandom_read.so uprobe_multi xdp_synproxy \
 	sign-file; do
 	[ -e "$O/$f" ] && strip --strip-debug -o "$up/$f" "$O/$f" && chmod +x "$up/$f"
 done
-cp "$O"/*.bpf.o "$up/"
+cp "$O"/*.bpf.o "$up/" 2>/dev/null || true
 mkdir -p "$up/progs"
 cp "$sdir"/progs/btf_dump_test_case_*.c "$up/progs/"
 cp -r "$sdir/bpf_testmod" "$sdir"/bpf_test_no_cfi "$sdir"/bpf_test_modorder_x \
@@ -238,11 +251,12 @@ if [ "$bench" = 1 ]; then
 	mk "$O/bench"
 	cp "$O/bench" "$st/"
 fi
-touch "$out/.ok"
-stage "built (BTF $btf_src, tree ${commit:0:12}, bench=$bench); pruning old builds"
+touch "$out/.ok-gate"
+[ "$gate" = 1 ] || touch "$out/.ok"
+stage "built (BTF $btf_src, tree ${commit:0:12}, bench=$bench$([ "$gate" = 0 ] || echo ", gate's runners only")); pruning old builds"
 # keep the two newest builds
-ls -1dt "$ROOT"/[0-9a-f]*/.ok 2>/dev/null | tail -n +3 | while read -r f; do
-	d=$(dirname "$f")
+ls -1dt "$ROOT"/[0-9a-f]*/ 2>/dev/null | tail -n +3 | while read -r d; do
+	d=${d%/}
 	case "$(basename "$d")" in ????????????????) [ "$d" = "$out" ] || mv "$d" "$ROOT/.trash.$$.${d##*/}" ;; esac
 done
 # deleting ~20k files takes a while: in the background
