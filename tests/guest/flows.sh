@@ -106,6 +106,8 @@ check_gen() {
 			sns=$(check_flow "$file" tcp "$ra" "$rp" "$la" "$lp" "$rx" "$tx" $minrx $mintx $max) || bad=1
 		fi
 		echo "$cns $sns" >>"$file.netns"
+		# check_flow's reasons ("# ..." lines) came with its output: show them
+		printf '%s\n%s\n' "$cns" "$sns" | grep '^#'
 	done <"$gen"
 	[ "$nflows" -gt 0 ] || { echo "# no flows from flowgen"; bad=1; }
 	return $bad
