@@ -233,12 +233,11 @@ static void drop_closed(struct flow *live, size_t *n)
  */
 static void set_prev(struct flow *live, size_t n)
 {
-	struct flow *all = realloc(live, (n + st.nprev + 1) * sizeof(*live));
-	size_t i, m = n;
+	struct flow *all = live;
+	size_t cap = n, i, m = n;
 
-	if (!all) {	/* nothing carried: a late record would count its flow again */
-		all = live;
-	} else {
+	/* without room nothing is carried: a late record would count its flow again */
+	if (!bpfmem_grow(&all, &cap, n + st.nprev + 1, sizeof(*all))) {
 		for (i = 0; i < st.nprev; i++) {
 			struct flow *p = &st.prev[i];
 
@@ -342,15 +341,8 @@ static void add_closed(const struct flow_key *k, const struct flow_val *v, int r
 {
 	struct flow *f;
 
-	if (st.nclosed == st.capclosed) {
-		size_t cap = st.capclosed ? st.capclosed * 2 : 256;
-		struct flow *n = realloc(st.closed, cap * sizeof(*n));
-
-		if (!n)
-			return;
-		st.closed = n;
-		st.capclosed = cap;
-	}
+	if (bpfmem_grow(&st.closed, &st.capclosed, st.nclosed + 1, sizeof(*st.closed)))
+		return;
 	f = &st.closed[st.nclosed++];
 	f->k = *k;
 	f->v = *v;

@@ -91,6 +91,7 @@ struct result {
 
 static struct result *results;
 static int n_results;
+static size_t cap_results;
 static long long elem_bytes, bucket_bytes, n_buckets;
 static char orig_cg[PATH_MAX];
 static int cg_seq;
@@ -474,12 +475,9 @@ static int add_result(const char *mode, const char *fill, double occ, int fd, co
 {
 	struct bpfmem_map_info mi;
 	struct result *r;
-	void *p;
 
-	p = realloc(results, (n_results + 1) * sizeof(*results));
-	if (!p)
+	if (bpfmem_grow(&results, &cap_results, (size_t)n_results + 1, sizeof(*results)))
 		return -ENOMEM;
-	results = p;
 	r = &results[n_results];
 	memset(r, 0, sizeof(*r));
 	r->mode = mode;

@@ -512,37 +512,29 @@ static struct counts_state {
 	struct bpfmem_map_read rd;
 	struct sc_entry *prev, *cur;
 	size_t nprev, cap;
+	size_t cap_rows;	/* of read_interval()'s *rows */
 	struct sc_key *keys;
 	struct sc_delta *deltas;
 	bool *gone;	/* -P: the entry's process exited, the entry was removed */
 	__u32 epoch;
 } cs;
 
+/* the five arrays of cs, each of cs.cap entries: cs.cap grows once all have */
 static int grow_state(size_t n)
 {
-	size_t cap = cs.cap ? cs.cap : 64;
-	void *p;
+	size_t c[5] = { cs.cap, cs.cap, cs.cap, cs.cap, cs.cap }, i;
 
-	while (cap < n)
-		cap *= 2;
-	if (cap == cs.cap)
+	if (n <= cs.cap)
 		return 0;
-	if (!(p = realloc(cs.prev, cap * sizeof(*cs.prev))))
+	if (bpfmem_grow(&cs.prev, &c[0], n, sizeof(*cs.prev)) ||
+	    bpfmem_grow(&cs.cur, &c[1], n, sizeof(*cs.cur)) ||
+	    bpfmem_grow(&cs.keys, &c[2], n, sizeof(*cs.keys)) ||
+	    bpfmem_grow(&cs.deltas, &c[3], n, sizeof(*cs.deltas)) ||
+	    bpfmem_grow(&cs.gone, &c[4], n, sizeof(*cs.gone)))
 		return -ENOMEM;
-	cs.prev = p;
-	if (!(p = realloc(cs.cur, cap * sizeof(*cs.cur))))
-		return -ENOMEM;
-	cs.cur = p;
-	if (!(p = realloc(cs.keys, cap * sizeof(*cs.keys))))
-		return -ENOMEM;
-	cs.keys = p;
-	if (!(p = realloc(cs.deltas, cap * sizeof(*cs.deltas))))
-		return -ENOMEM;
-	cs.deltas = p;
-	if (!(p = realloc(cs.gone, cap * sizeof(*cs.gone))))
-		return -ENOMEM;
-	cs.gone = p;
-	cs.cap = cap;
+	for (cs.cap = c[0], i = 1; i < 5; i++)
+		if (c[i] < cs.cap)
+			cs.cap = c[i];
 	return 0;
 }
 
@@ -558,7 +550,6 @@ static int read_interval(struct syscalls_bpf *skel, int fd, size_t vsize,
 	struct sc_entry *t;
 	size_t i, n, keep;
 	__u32 ended = cs.epoch;
-	void *p;
 	int err;
 
 	/* samples from here on go to the next interval's max slot */
@@ -587,10 +578,8 @@ static int read_interval(struct syscalls_bpf *skel, int fd, size_t vsize,
 		if (cs.gone[i])
 			memcpy(&cs.cur[i].val, &final, vsize);
 	}
-	p = realloc(*rows, (n ? n : 1) * sizeof(**rows));
-	if (!p)
+	if (bpfmem_grow(rows, &cs.cap_rows, n ? n : 1, sizeof(**rows)))
 		return -ENOMEM;
-	*rows = p;
 	*nrows = sc_interval(cs.cur, n, cs.prev, cs.nprev, ended, cs.keys, cs.deltas);
 	for (i = 0; i < *nrows; i++) {
 		(*rows)[i].key = cs.keys[i];

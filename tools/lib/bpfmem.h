@@ -32,6 +32,15 @@ double bpfmem_mono_s(void);
 void bpfmem_sleep(double s);
 /* Value of the hex digit @c (either case), -1 if it is none. */
 int bpfmem_hexval(char c);
+/*
+ * Grows the array *@pp (@pp: the address of any object pointer, e.g. &s->rows) of *@cap
+ * elements of @elem bytes to hold at least @need: the capacity doubles from *@cap (from
+ * 1 when 0, so a first call gets @need rounded up to a power of 2). 0 when it holds
+ * them (nothing done if it already did), or -ENOMEM when the size overflows size_t or
+ * realloc() fails: then *@pp and *@cap are left as they were, so a caller that goes
+ * on never writes past its buffer.
+ */
+int bpfmem_grow(void *pp, size_t *cap, size_t need, size_t elem);
 
 /* ---- interval.c: Ctrl-C, interruptible waits, the interval loop ---- */
 

@@ -5,6 +5,9 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "bpfmem.h"
@@ -47,4 +50,30 @@ int bpfmem_hexval(char c)
 	if (c >= 'A' && c <= 'F')
 		return c - 'A' + 10;
 	return -1;
+}
+
+int bpfmem_grow(void *pp, size_t *cap, size_t need, size_t elem)
+{
+	size_t ncap = *cap ? *cap : 1;
+	void *p, *q;
+
+	if (need <= *cap)
+		return 0;
+	if (!elem)
+		return -EINVAL;
+	while (ncap < need) {
+		if (ncap > SIZE_MAX / 2)
+			return -ENOMEM;
+		ncap *= 2;
+	}
+	if (ncap > SIZE_MAX / elem)
+		return -ENOMEM;
+	/* @pp is a pointer to any object pointer: read and written as bytes */
+	memcpy(&p, pp, sizeof(p));
+	q = realloc(p, ncap * elem);
+	if (!q)
+		return -ENOMEM;	/* the old buffer and *@cap stay as they were */
+	memcpy(pp, &q, sizeof(q));
+	*cap = ncap;
+	return 0;
 }

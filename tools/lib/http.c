@@ -23,23 +23,15 @@
 
 static bool buf_reserve(struct bpfmem_buf *b, size_t n)
 {
-	size_t cap;
-	char *p;
+	size_t need = b->len + n + 1;
 
 	if (b->oom)
 		return false;
-	if (b->len + n + 1 <= b->cap)
-		return true;
-	cap = b->cap ? b->cap : 4096;
-	while (cap < b->len + n + 1)
-		cap *= 2;
-	p = realloc(b->p, cap);
-	if (!p) {
+	/* 4 KiB at first: a page of text without regrowing from a few bytes */
+	if (need <= n || bpfmem_grow(&b->p, &b->cap, need < 4096 ? 4096 : need, 1)) {
 		b->oom = true;
 		return false;
 	}
-	b->p = p;
-	b->cap = cap;
 	return true;
 }
 

@@ -54,24 +54,23 @@ int bpfmem_write_file(const char *path, const char *s)
 
 char *bpfmem_read_whole(const char *path, size_t *len)
 {
-	size_t got = 0, cap = 4096;
-	char *buf = malloc(cap), *q;
+	size_t got = 0, cap = 0;
+	char *buf = NULL;
 	ssize_t n;
 	int fd, err;
 
-	if (!buf)
+	/* 4 KiB first (most kernel files fit), doubled while the file fills it */
+	if (bpfmem_grow(&buf, &cap, 4096, 1)) {
+		errno = ENOMEM;
 		return NULL;
+	}
 	fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		goto fail;
 	for (;;) {
-		if (got == cap - 1) {
-			q = realloc(buf, cap *= 2);
-			if (!q) {
-				errno = ENOMEM;
-				goto fail_fd;
-			}
-			buf = q;
+		if (got == cap - 1 && bpfmem_grow(&buf, &cap, cap + 1, 1)) {
+			errno = ENOMEM;
+			goto fail_fd;
 		}
 		n = read(fd, buf + got, cap - 1 - got);
 		if (n < 0) {
@@ -501,7 +500,8 @@ int bpfmem_parse_ma_listing(const char *text, struct bpfmem_ma_line **lines, int
 			    struct bpfmem_ma_totals *t)
 {
 	const char *p = text;
-	int cnt = 0, cap = 0;
+	size_t cap = 0;
+	int cnt = 0;
 	bool total = false;
 
 	*lines = NULL;
@@ -516,15 +516,9 @@ int bpfmem_parse_ma_listing(const char *text, struct bpfmem_ma_line **lines, int
 				goto bad;
 			total = true;
 		} else {
-			if (cnt == cap) {
-				void *q;
-
-				cap = cap ? cap * 2 : 16;
-				q = realloc(*lines, cap * sizeof(**lines));
-				if (!q)
-					goto bad;
-				*lines = q;
-			}
+			if (cnt == INT_MAX ||
+			    bpfmem_grow(lines, &cap, (size_t)cnt + 1, sizeof(**lines)))
+				goto bad;
 			if (bpfmem_parse_ma_line(p, &(*lines)[cnt]))
 				goto bad;
 			cnt++;

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <bpf/bpf.h>
 
+#include "bpfmem.h"
 #include "mapread.h"
 
 #define READ_LIMIT	(1u << 26)	/* entries: a map never holds more than this */
@@ -42,26 +43,22 @@ static const struct bpfmem_map_ops real_ops = {
 	.lookup = real_lookup,
 };
 
+/* keys and values, each of r->cap entries: r->cap grows once both have */
 static int grow(struct bpfmem_map_read *r, size_t want)
 {
-	size_t cap = r->cap ? r->cap : 1;
-	void *k, *v;
+	size_t kcap = r->cap, vcap = r->cap;
+	int err;
 
-	while (cap < want)
-		cap *= 2;
-	if (cap <= r->cap)
+	if (want <= r->cap)
 		return 0;
-	if (cap > READ_LIMIT)
+	if (want > READ_LIMIT)
 		return -E2BIG;
-	k = realloc(r->keys, cap * r->key_size);
-	if (!k)
-		return -ENOMEM;
-	r->keys = k;
-	v = realloc(r->vals, cap * r->value_size);
-	if (!v)
-		return -ENOMEM;
-	r->vals = v;
-	r->cap = cap;
+	err = bpfmem_grow(&r->keys, &kcap, want, r->key_size);
+	if (!err)
+		err = bpfmem_grow(&r->vals, &vcap, want, r->value_size);
+	if (err)
+		return err;
+	r->cap = kcap < vcap ? kcap : vcap;
 	return 0;
 }
 

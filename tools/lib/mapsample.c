@@ -84,15 +84,8 @@ int bpfmem_ma_group_lines(const struct bpfmem_ma_line *lines, int n,
 
 static int cg_add(struct bpfmem_cgindex *ix, unsigned long long ino, const char *path)
 {
-	if (ix->n == ix->cap) {
-		size_t cap = ix->cap ? ix->cap * 2 : 64;
-		void *p = realloc(ix->e, cap * sizeof(*ix->e));
-
-		if (!p)
-			return -ENOMEM;
-		ix->e = p;
-		ix->cap = cap;
-	}
+	if (bpfmem_grow(&ix->e, &ix->cap, ix->n + 1, sizeof(*ix->e)))
+		return -ENOMEM;
 	ix->e[ix->n].path = strdup(path);
 	if (!ix->e[ix->n].path)
 		return -ENOMEM;

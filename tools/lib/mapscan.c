@@ -123,15 +123,8 @@ static void scan_owners(void)
 			snprintf(path, sizeof(path), "/proc/%d/fdinfo/%s", pid, fe->d_name);
 			if (bpfmem_map_fdinfo_file(path, &mi))
 				continue;
-			if (n_owns == cap_owns) {
-				void *p;
-
-				cap_owns = cap_owns ? cap_owns * 2 : 64;
-				p = realloc(owns, cap_owns * sizeof(*owns));
-				if (!p)
-					break;
-				owns = p;
-			}
+			if (bpfmem_grow(&owns, &cap_owns, n_owns + 1, sizeof(*owns)))
+				break;
 			owns[n_owns].id = mi.id;
 			owns[n_owns].o.pid = pid;
 			snprintf(owns[n_owns].o.comm, sizeof(owns[n_owns].o.comm), "%s", comm);
@@ -245,7 +238,7 @@ static int cmp_rec(const void *pa, const void *pb)
 
 static int run_iter(struct iter_rec_set *set)
 {
-	size_t cap = set->cap, i;
+	size_t i;
 	int fd;
 
 	set->n = 0;
@@ -257,19 +250,13 @@ static int run_iter(struct iter_rec_set *set)
 	for (;;) {
 		ssize_t n;
 
-		if (set->n == cap) {
-			void *p;
-
-			cap = cap ? cap * 2 : 256;
-			p = realloc(set->r, cap * sizeof(*set->r));
-			if (!p) {
-				close(fd);
-				return -ENOMEM;
-			}
-			set->r = p;
-			set->cap = cap;
+		/* 256 records at first: read() takes what fits, in as few calls as may be */
+		if (bpfmem_grow(&set->r, &set->cap, set->n < 256 ? 256 : set->n + 1,
+				sizeof(*set->r))) {
+			close(fd);
+			return -ENOMEM;
 		}
-		n = read(fd, set->r + set->n, (cap - set->n) * sizeof(*set->r));
+		n = read(fd, set->r + set->n, (set->cap - set->n) * sizeof(*set->r));
 		if (n < 0) {
 			if (errno == EAGAIN || errno == EINTR)
 				continue;
@@ -332,14 +319,9 @@ static int read_ma_listing(struct bpfmem_maps_sample *s)
 	/* groups of map id 0, one per owner: the allocators no map owns */
 	for (i = 0; i < k; i++)
 		s->n_unowned += !s->ma_groups[i].map_id;
-	if (s->n_unowned) {
-		void *q = realloc(s->unowned, s->n_unowned * sizeof(*s->unowned));
-
-		if (!q) {
-			s->n_unowned = 0;
-			return -ENOMEM;
-		}
-		s->unowned = q;
+	if (bpfmem_grow(&s->unowned, &s->cap_unowned, s->n_unowned, sizeof(*s->unowned))) {
+		s->n_unowned = 0;
+		return -ENOMEM;
 	}
 	for (i = 0, n = 0; i < k; i++) {
 		const struct bpfmem_ma_group *g = &s->ma_groups[i];
@@ -382,16 +364,9 @@ static int read_memcgs(struct bpfmem_maps_sample *s, bool tolerant)
 
 		if (i && !strcmp(paths[i - 1], paths[i]))
 			continue;
-		if (s->n_memcgs == s->cap_memcgs) {
-			size_t cap = s->cap_memcgs ? s->cap_memcgs * 2 : 16;
-			void *p = realloc(s->memcgs, cap * sizeof(*s->memcgs));
-
-			if (!p) {
-				err = -ENOMEM;
-				break;
-			}
-			s->memcgs = p;
-			s->cap_memcgs = cap;
+		if (bpfmem_grow(&s->memcgs, &s->cap_memcgs, s->n_memcgs + 1, sizeof(*s->memcgs))) {
+			err = -ENOMEM;
+			break;
 		}
 		m = &s->memcgs[s->n_memcgs++];
 		snprintf(m->path, sizeof(m->path), "%s", paths[i]);
@@ -450,7 +425,7 @@ int bpfmem_maps_sample(struct bpfmem_maps_sample *s, const struct bpfmem_maps_fi
 	static struct iter_rec_set iset;
 	bool have_iter, reran = false;
 	__u32 id = 0;
-	size_t cap = s->cap_rows, i;
+	size_t i;
 	int err;
 
 	s->n = 0;
@@ -500,17 +475,9 @@ int bpfmem_maps_sample(struct bpfmem_maps_sample *s, const struct bpfmem_maps_fi
 			close(fd);
 			continue;
 		}
-		if (s->n == cap) {
-			void *p;
-
-			cap = cap ? cap * 2 : 64;
-			p = realloc(s->rows, cap * sizeof(*s->rows));
-			if (!p) {
-				close(fd);
-				return -ENOMEM;
-			}
-			s->rows = p;
-			s->cap_rows = cap;
+		if (bpfmem_grow(&s->rows, &s->cap_rows, s->n + 1, sizeof(*s->rows))) {
+			close(fd);
+			return -ENOMEM;
 		}
 		r = &s->rows[s->n];
 		memset(r, 0, sizeof(*r));

@@ -62,6 +62,7 @@ struct bpfmem_maps_sample {
 		long long allocators, cached, pending;
 	} *unowned;
 	int n_unowned;
+	size_t cap_unowned;
 	/* every line of the debugfs listing (have_ma) */
 	struct bpfmem_ma_line *ma_lines;
 	int n_ma_lines;

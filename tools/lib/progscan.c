@@ -25,16 +25,9 @@ int bpfmem_progs_sample(struct bpfmem_progs_sample *s)
 				s->errs++;
 			continue;
 		}
-		if (s->n == s->cap) {
-			size_t cap = s->cap ? s->cap * 2 : 64;
-			void *p = realloc(s->rows, cap * sizeof(*s->rows));
-
-			if (!p) {
-				close(fd);
-				return -ENOMEM;
-			}
-			s->rows = p;
-			s->cap = cap;
+		if (bpfmem_grow(&s->rows, &s->cap, s->n + 1, sizeof(*s->rows))) {
+			close(fd);
+			return -ENOMEM;
 		}
 		r = &s->rows[s->n];
 		memset(r, 0, sizeof(*r));
