@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /* Host unit tests of the kernel-file parsers in tools/lib (TAP output). */
+#include <errno.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -22,6 +24,38 @@ static const char series_fdinfo[] =
 	"map_flags:\t0x1\nmap_extra:\t0x0\nmemlock:\t9152\nmap_id:\t7\nfrozen:\t0\n"
 	"elements:\t10\nalloc_cached_objs:\t118\nalloc_cached_bytes:\t7552\n"
 	"alloc_pending_objs:\t0\nalloc_pending_bytes:\t0\nalloc_failures:\t0\n";
+
+/*
+ * Kernel files longer than a page: 8192 possible CPUs, every third online, make an
+ * online list of 13 KiB ("0,3,6,...,8190\n"), read whole, every CPU parsed; a file
+ * larger than a fixed buffer is an error, not a silent cut.
+ */
+static void test_long_files(void)
+{
+	char path[] = "/tmp/bpfmem-test-cpulistXXXXXX", small[64];
+	int fd, cpu, got, *cpus = NULL;
+	FILE *f;
+
+	fd = mkstemp(path);
+	f = fd < 0 ? NULL : fdopen(fd, "w");
+	if (!f) {
+		CHECK(0, "temporary file for the CPU list");
+		return;
+	}
+	for (cpu = 0; cpu < 8192; cpu += 3)
+		fprintf(f, "%s%d", cpu ? "," : "", cpu);
+	fputc('\n', f);
+	fclose(f);
+	got = bpfmem_read_cpu_list(path, 8192, &cpus);
+	CHECK(got == 2731 && cpus && cpus[0] == 0 && cpus[1] == 3 && cpus[2730] == 8190,
+	      "cpu list file of 8192 CPUs, every third online: all 2731 read");
+	free(cpus);
+	CHECK(bpfmem_read_file(path, small, sizeof(small)) == -EFBIG,
+	      "a file larger than the buffer is -EFBIG, not cut short");
+	CHECK(bpfmem_read_file("/proc/self/comm", small, sizeof(small)) > 0,
+	      "a file that fits is read");
+	unlink(path);
+}
 
 int main(void)
 {
@@ -93,6 +127,7 @@ int main(void)
 	CHECK(bpfmem_parse_cpu_list("3-1\n", cpus, 8) < 0 && bpfmem_parse_cpu_list("a\n", cpus, 8) < 0 &&
 	      bpfmem_parse_cpu_list("", cpus, 8) < 0 && bpfmem_parse_cpu_list("1,\n", cpus, 8) < 0,
 	      "malformed cpu lists rejected");
+	test_long_files();
 
 	printf("1..%d\n", n);
 	return failed ? 1 : 0;

@@ -148,7 +148,9 @@ int bpfmem_parse_choice(const char *s, const char *const *names, size_t n, const
 
 /* ---- kfile.c: kernel files and their parsers (no error lines) ---- */
 
-/* Whole small file into @buf (NUL-terminated); bytes read or -errno. */
+/* Whole small file into @buf (NUL-terminated); bytes read or -errno: -EFBIG when the
+ * file does not fit (files of unbounded size: bpfmem_read_whole()).
+ */
 int bpfmem_read_file(const char *path, char *buf, size_t len);
 /* @s written to the file @path in one write() (proc, sysfs, cgroup files); 0 or -errno. */
 int bpfmem_write_file(const char *path, const char *s);
@@ -208,6 +210,10 @@ int bpfmem_parse_ma_listing(const char *text, struct bpfmem_ma_line **lines, int
 			    struct bpfmem_ma_totals *t);
 /* "0-3,5\n" (sysfs cpu list) into @cpus (at most @max); count, or -EINVAL/-E2BIG. */
 int bpfmem_parse_cpu_list(const char *text, int *cpus, int max);
+/* The CPU list file @path (sysfs online, possible...) of any length, with CPU ids below
+ * @max, into *@cpus (malloc()ed, caller frees); count or -errno.
+ */
+int bpfmem_read_cpu_list(const char *path, int max, int **cpus);
 /* Online CPU ids (malloc()ed into *@cpus); count or -errno. */
 int bpfmem_online_cpus(int **cpus);
 

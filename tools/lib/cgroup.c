@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -14,12 +15,15 @@
 
 int bpfmem_cg_self(char *cg, size_t len)
 {
-	char buf[4096];
-	int n = bpfmem_read_file("/proc/self/cgroup", buf, sizeof(buf));
+	/* whole: a line per v1 hierarchy, paths as deep as cgroups nest */
+	char *buf = bpfmem_read_whole("/proc/self/cgroup", NULL);
+	int err;
 
-	if (n <= 0)
-		return n ? n : -ENOENT;
-	return bpfmem_parse_proc_cgroup(buf, cg, len);
+	if (!buf)
+		return -errno;
+	err = *buf ? bpfmem_parse_proc_cgroup(buf, cg, len) : -ENOENT;
+	free(buf);
+	return err;
 }
 
 void bpfmem_cg_dir(char *dir, size_t len, const char *cg)
@@ -38,15 +42,19 @@ int bpfmem_cg_join(const char *dir)
 
 int bpfmem_cg_read(const char *dir, const char *file, const char *key, long long *val)
 {
-	char path[4096], buf[16384];
+	char path[4096], *buf;
 	long long v;
-	int n, err;
+	int err;
 
 	snprintf(path, sizeof(path), "%s/%s", dir, file);
-	n = bpfmem_read_file(path, buf, sizeof(buf));
-	if (n <= 0)
-		return n ? n : -ENODATA;
-	err = key ? bpfmem_parse_memcg_stat(buf, key, &v) : bpfmem_parse_u64_line(buf, &v);
+	buf = bpfmem_read_whole(path, NULL);	/* memory.stat grows with the kernel */
+	if (!buf)
+		return -errno;
+	if (!*buf)
+		err = -ENODATA;
+	else
+		err = key ? bpfmem_parse_memcg_stat(buf, key, &v) : bpfmem_parse_u64_line(buf, &v);
+	free(buf);
 	if (!err)
 		*val = v;
 	return err;

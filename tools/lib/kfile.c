@@ -21,13 +21,18 @@ int bpfmem_read_file(const char *path, char *buf, size_t len)
 {
 	size_t got = 0;
 	ssize_t n = 0;
-	int fd = open(path, O_RDONLY);
+	char more;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
 		return -errno;
 	while (got < len - 1 && (n = read(fd, buf + got, len - 1 - got)) > 0)
 		got += n;
-	n = n < 0 ? -errno : 0;
+	/* full: one byte more says whether the file went on (never cut it silently) */
+	if (n > 0 && got == len - 1)
+		n = read(fd, &more, 1) > 0 ? -EFBIG : 0;
+	else if (n < 0)
+		n = -errno;
 	close(fd);
 	if (n < 0)
 		return n;
@@ -266,27 +271,37 @@ int bpfmem_parse_cpu_list(const char *text, int *cpus, int max)
 	}
 }
 
-int bpfmem_online_cpus(int **cpus)
+int bpfmem_read_cpu_list(const char *path, int max, int **cpus)
 {
-	int max = libbpf_num_possible_cpus(), n;
-	char buf[4096];
+	char *buf;
+	int n;
 
 	*cpus = NULL;
 	if (max <= 0)
 		return max ? max : -EINVAL;
-	n = bpfmem_read_file("/sys/devices/system/cpu/online", buf, sizeof(buf));
-	if (n < 0)
-		return n;
+	/* whole: "0,3,6,..." of 8192 CPUs is 13 KiB, no fixed buffer holds every list */
+	buf = bpfmem_read_whole(path, NULL);
+	if (!buf)
+		return -errno;
 	*cpus = calloc(max, sizeof(**cpus));
-	if (!*cpus)
+	if (!*cpus) {
+		free(buf);
 		return -ENOMEM;
+	}
 	n = bpfmem_parse_cpu_list(buf, *cpus, max);
+	free(buf);
 	if (n <= 0) {
 		free(*cpus);
 		*cpus = NULL;
 		return n ? n : -EINVAL;
 	}
 	return n;
+}
+
+int bpfmem_online_cpus(int **cpus)
+{
+	return bpfmem_read_cpu_list("/sys/devices/system/cpu/online",
+				    libbpf_num_possible_cpus(), cpus);
 }
 
 /* ---- memory cgroup and /proc file parsers (bpfmem maps, bpfmem savings) ---- */

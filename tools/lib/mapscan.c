@@ -85,7 +85,7 @@ static void scan_owners(void)
 	if (!proc)
 		return;
 	while ((pe = readdir(proc))) {
-		char path[PATH_MAX], link[64], comm[64] = "", cgbuf[1024], cgpath[128] = "";
+		char path[PATH_MAX], link[64], comm[64] = "", *cgbuf, cgpath[128] = "";
 		pid_t pid;
 		long v;
 		int got;
@@ -104,9 +104,10 @@ static void scan_owners(void)
 		if (got > 0 && comm[got - 1] == '\n')
 			comm[got - 1] = '\0';
 		snprintf(path, sizeof(path), "/proc/%d/cgroup", pid);
-		if (bpfmem_read_file(path, cgbuf, sizeof(cgbuf)) <= 0 ||
-		    bpfmem_parse_proc_cgroup(cgbuf, cgpath, sizeof(cgpath)))
+		cgbuf = bpfmem_read_whole(path, NULL);	/* a line per v1 hierarchy */
+		if (!cgbuf || bpfmem_parse_proc_cgroup(cgbuf, cgpath, sizeof(cgpath)))
 			cgpath[0] = '\0';
+		free(cgbuf);
 		while ((fe = readdir(fds))) {
 			struct bpfmem_map_info mi;
 			ssize_t n;

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/utsname.h>
@@ -152,14 +153,15 @@ bool bpfmem_fentry_can_attach(const char *func)
 
 static bool file_has_word(const char *path, const char *func, int column)
 {
-	char line[512];
-	size_t len = strlen(func);
+	char *line = NULL;
+	size_t len = strlen(func), cap = 0;
 	bool found = false;
 	FILE *f = fopen(path, "r");
 
 	if (!f)
 		return false;
-	while (!found && fgets(line, sizeof(line), f)) {
+	/* getline: a line as long as the kernel makes it (symbols of 512 bytes and more) */
+	while (!found && getline(&line, &cap, f) > 0) {
 		char *p = line;
 		int c;
 
@@ -172,6 +174,7 @@ static bool file_has_word(const char *path, const char *func, int column)
 						    p[len] == '\t' || p[len] == '\0'))
 			found = true;
 	}
+	free(line);
 	fclose(f);
 	return found;
 }
