@@ -5,6 +5,8 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "http.h"
@@ -153,10 +155,52 @@ static void test_writer(void)
 	bpfmem_buf_free(&b);
 }
 
+/*
+ * Values at and past the range of long long (u64 counters: run_time_ns, run_cnt): the
+ * writer must not cast them to an integer type they do not fit (undefined behaviour,
+ * a SIGILL in this build), and each is written exactly, shortest text first.
+ */
+static void test_big_values(void)
+{
+	static const struct {
+		double v;
+		const char *text;
+	} cases[] = {
+		{ 9223372036854775808.0, "9.2233720368547758e+18" },		/* 2^63 */
+		{ 18446744073709551615.0, "1.8446744073709552e+19" },	/* 2^64 - 1 (2^64) */
+		{ 9223372036854774784.0, "9.2233720368547748e+18" },	/* 2^63, one below */
+		{ 9223372036854777856.0, "9.2233720368547779e+18" },	/* 2^63, one above */
+		{ 18446744073709549568.0, "1.844674407370955e+19" },	/* 2^64, one below */
+		{ 36893488147419103232.0, "3.6893488147419103e+19" },	/* 2^65 */
+		{ -9223372036854775808.0, "-9.2233720368547758e+18" },	/* -2^63 */
+		{ -9223372036854777856.0, "-9.2233720368547779e+18" },	/* -2^63, one below */
+		{ 9007199254740991.0, "9007199254740991" },		/* 2^53 - 1 */
+		{ 9007199254740992.0, "9007199254740992" },		/* 2^53 */
+		{ -9007199254740991.0, "-9007199254740991" },
+		{ 1e300, "1e+300" },
+	};
+	struct bpfmem_buf b = {};
+	struct bpfmem_prom w = { .b = &b };
+	char want[64], desc[128];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		bpfmem_buf_free(&b);
+		snprintf(w.fam, sizeof(w.fam), "x");
+		bpfmem_prom_sample(&w, cases[i].v, NULL);
+		snprintf(want, sizeof(want), "x %s\n", cases[i].text);
+		snprintf(desc, sizeof(desc), "value %s written exactly (got '%.40s')",
+			 cases[i].text, b.p ? b.p : "");
+		CHECK(b.p && !strcmp(b.p, want) && strtod(b.p + 2, NULL) == cases[i].v, desc);
+	}
+	bpfmem_buf_free(&b);
+}
+
 int main(void)
 {
 	test_parser();
 	test_writer();
+	test_big_values();
 	printf("1..%d\n", n);
 	return failed != 0;
 }

@@ -364,7 +364,11 @@ static void value(struct bpfmem_buf *b, double v)
 		bpfmem_buf_add(b, "NaN", 3);
 	} else if (isinf(v)) {
 		bpfmem_buf_add(b, v > 0 ? "+Inf" : "-Inf", 4);
-	} else if (v == (double)(long long)v && fabs(v) < 9007199254740992.0) {
+	} else if (fabs(v) < 9007199254740992.0 && v == (double)(long long)v) {
+		/* below 2^53 first: a double outside long long's range cast to it is
+		 * undefined (u64 counters reach 2^63 and 2^64); past 2^53 not every
+		 * integer is a double, and the %g forms below write it exactly
+		 */
 		bpfmem_buf_printf(b, "%lld", (long long)v);
 	} else {
 		snprintf(s, sizeof(s), "%.15g", v);
