@@ -148,6 +148,17 @@ int main(void)
 	ret = run(err, sizeof(err), "--", "-j", NULL);
 	CHECK(ret == 2 && strstr(err, "unexpected argument '-j'"), "after --, an operand");
 
+	/* a parse that stops inside a cluster leaves getopt in the middle of that word:
+	 * the next parse in this process must start afresh (glibc: optind = 0)
+	 */
+	ret = run(err, sizeof(err), "-zj", NULL);
+	CHECK(ret == 2, "a parse that stops inside the cluster -zj");
+	ret = run(err, sizeof(err), "-4x", "v", NULL);
+	CHECK(ret == 0 && !strcmp(got.seen, "4x") && !strcmp(got.arg, "v") && !*err,
+	      "the next parse reads only its own options, not the rest of the last cluster");
+	ret = run(err, sizeof(err), "-j4", NULL);
+	CHECK(ret == 0 && !strcmp(got.seen, "j4"), "and the one after that too");
+
 	/* -h: to stdout, status -1 */
 	fflush(stdout);
 	{

@@ -112,7 +112,10 @@ int bpfmem_cli_parse(const struct bpfmem_cli *cli, int argc, char **argv)
 		}
 	}
 	opterr = 0;
-	optind = 1;
+	/* 0, not 1: glibc starts afresh only then; with 1 it goes on inside the cluster
+	 * where a previous parse stopped (an error or -h in "-zj"), in that parse's argv
+	 */
+	optind = 0;
 	while ((c = getopt_long(argc, argv, shorts, lopts, NULL)) != -1) {
 		if (c == 'h' && !find_key(cli, 'h')) {
 			bpfmem_cli_help(cli, stdout);
