@@ -123,6 +123,19 @@ int main(void)
 	ret = run(err, sizeof(err), "-jz", NULL);
 	CHECK(ret == 2 && strstr(err, "'-z'") && lines(err) == 1,
 	      "unknown short option in a cluster is named alone");
+	ret = run(err, sizeof(err), "--json", "-zj", NULL);
+	CHECK(ret == 2 && lines(err) == 1 &&
+	      !strcmp(err, "bpfmem test: unknown option '-z' (bpfmem test -h lists them)\n"),
+	      "unknown short option first in a cluster after a long option is named alone");
+	ret = run(err, sizeof(err), "--json", "-jp", NULL);
+	CHECK(ret == 2 && strstr(err, "option '-p' needs an argument") && lines(err) == 1,
+	      "short option without its argument, last in a cluster after a long option");
+	ret = run(err, sizeof(err), "--json", "-j", "--pid", NULL);
+	CHECK(ret == 2 && strstr(err, "option '--pid' needs an argument") && lines(err) == 1,
+	      "long option with a short key without its argument, after short ones");
+	ret = run(err, sizeof(err), "-j", "--json=1", NULL);
+	CHECK(ret == 2 && strstr(err, "'--json=1'") && lines(err) == 1,
+	      "a long flag with a value is named as given");
 	ret = run(err, sizeof(err), "--nope=3", NULL);
 	CHECK(ret == 2 && strstr(err, "unknown option '--nope=3'") && lines(err) == 1,
 	      "unknown long option: one line, status 2");

@@ -14,6 +14,12 @@
 #include "bpfmem.h"
 
 #define HELP_COL 25	/* where an option's text starts in -h */
+/*
+ * getopt_long() returns LONG_VAL + i for the long option of table entry i (not its
+ * key): then getopt's optopt is a short option's letter only for a short option, and
+ * an error names the letter of a bad short option, the word of a bad long one.
+ */
+#define LONG_VAL 0x10000
 
 static const struct bpfmem_opt std_opts[] = {
 	{ 'v', "verbose", NULL, "libbpf debug output" },
@@ -84,6 +90,14 @@ static const struct bpfmem_opt *find_key(const struct bpfmem_cli *cli, int key)
 	return NULL;
 }
 
+/* entry @i of the table followed by std_opts */
+static const struct bpfmem_opt *opt_at(const struct bpfmem_cli *cli, size_t i)
+{
+	size_t n = n_opts(cli->opts);
+
+	return i < n ? &cli->opts[i] : &std_opts[i - n];
+}
+
 int bpfmem_cli_parse(const struct bpfmem_cli *cli, int argc, char **argv)
 {
 	size_t n = n_opts(cli->opts) + n_opts(std_opts), i, k = 0;
@@ -101,10 +115,10 @@ int bpfmem_cli_parse(const struct bpfmem_cli *cli, int argc, char **argv)
 	s = shorts;
 	*s++ = ':';
 	for (i = 0; i < n; i++) {
-		o = i < n_opts(cli->opts) ? &cli->opts[i] : &std_opts[i - n_opts(cli->opts)];
+		o = opt_at(cli, i);
 		if (o->name)
 			lopts[k++] = (struct option){ o->name,
-				o->arg ? required_argument : no_argument, NULL, o->key };
+				o->arg ? required_argument : no_argument, NULL, LONG_VAL + i };
 		if (o->key > 0 && o->key < 256) {
 			*s++ = o->key;
 			if (o->arg)
@@ -117,6 +131,8 @@ int bpfmem_cli_parse(const struct bpfmem_cli *cli, int argc, char **argv)
 	 */
 	optind = 0;
 	while ((c = getopt_long(argc, argv, shorts, lopts, NULL)) != -1) {
+		if (c >= LONG_VAL)
+			c = opt_at(cli, c - LONG_VAL)->key;
 		if (c == 'h' && !find_key(cli, 'h')) {
 			bpfmem_cli_help(cli, stdout);
 			ret = -1;
@@ -128,15 +144,15 @@ int bpfmem_cli_parse(const struct bpfmem_cli *cli, int argc, char **argv)
 			continue;
 		}
 		if (c == '?' || c == ':') {
-			const char *arg = argv[optind - 1];
 			char opt[3] = { '-', optopt, 0 };
 
-			/* getopt sets optopt for a short option; a long one is argv's word */
-			if (!optopt || optopt >= 256 || !strncmp(arg, "--", 2))
-				opt[0] = '\0';
+			/* a short option: its letter (argv's word may be a cluster, or the
+			 * word before it when the letter is not the cluster's last); a long
+			 * one (optopt 0 or LONG_VAL + i): its word, which getopt has passed
+			 */
 			bpfmem_err(c == ':' ? "option '%s' needs an argument (%s -h)" :
-				   "unknown option '%s' (%s -h lists them)", opt[0] ? opt : arg,
-				   bpfmem_cmd);
+				   "unknown option '%s' (%s -h lists them)",
+				   optopt > 0 && optopt < 256 ? opt : argv[optind - 1], bpfmem_cmd);
 			ret = 2;
 			goto out;
 		}
