@@ -84,6 +84,22 @@ int main(void)
 	strcpy(strstr(buf, "alloc_cached_bytes:"), "alloc_cached_bytes:\t12x\n");
 	CHECK(bpfmem_parse_map_fdinfo(buf, &mi) != 0, "malformed series line is an error");
 
+	/* an empty value is malformed: the number is never taken from the next line */
+	CHECK(bpfmem_parse_map_fdinfo("map_type:\t1\nkey_size:\t8\nvalue_size:\t8\n"
+				      "max_entries:\t4\nmap_flags:\t0x0\nmemlock:\n9152\n"
+				      "map_id:\t7\n", &mi) == -EINVAL,
+	      "empty memlock followed by a bare number: an error, not 9152");
+	CHECK(bpfmem_parse_map_fdinfo("map_type:\t1\nkey_size:\t8\nvalue_size:\t8\n"
+				      "max_entries:\t4\nmap_flags:\t0x0\nmemlock:\t9152\n"
+				      "map_id:\n  7\n", &mi) == -EINVAL,
+	      "empty map_id followed by an indented number: an error, not 7");
+	snprintf(buf, sizeof(buf), "%s", series_fdinfo);
+	strcpy(strstr(buf, "alloc_failures:"), "alloc_failures:\nother:\t5\n");
+	CHECK(bpfmem_parse_map_fdinfo(buf, &mi) == -EINVAL, "empty series value then key: 5 is an error");
+	snprintf(buf, sizeof(buf), "%s", series_fdinfo);
+	strcpy(strstr(buf, "elements:"), "elements:\t-5\n");
+	CHECK(bpfmem_parse_map_fdinfo(buf, &mi) == -EINVAL, "a negative count is an error");
+
 	CHECK(bpfmem_parse_ma_totals("total: allocators=5 cached_bytes=123 pending_bytes=4\n", &t) == 0 &&
 	      t.allocators == 5 && t.cached_bytes == 123 && t.pending_bytes == 4,
 	      "allocator totals line parses");

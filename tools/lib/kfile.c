@@ -116,6 +116,11 @@ static long long field(const char *text, const char *key)
 			p += len + 1;
 			while (*p == ' ' || *p == '\t')
 				p++;
+			/* a digit first: strtoll() would skip the newline of an empty value
+			 * and take the next line's number, or take a sign
+			 */
+			if (*p < '0' || *p > '9')
+				return -2;
 			errno = 0;
 			v = strtoll(p, &end, 0);
 			if (errno || end == p || (*end != '\n' && *end != '\0'))
