@@ -4,7 +4,8 @@
  *  - bpfmem_map_read() against a model of a hash map's batch lookups: a bucket larger
  *    than the room left (ENOSPC with nothing copied) grows the buffers and goes on
  *    from that bucket, entries inserted during the read are read, a kernel without
- *    batch operations is read key by key (a key deleted meanwhile skipped);
+ *    batch operations is read key by key (a key deleted meanwhile skipped, a walk
+ *    that restarts from the first key keeps each key once);
  *  - syscalls' deltas from cumulative counters (tools/syscalls-delta.h): increments
  *    made at any time, also through a pointer a program took before a read, land in
  *    exactly one interval; the interval's max latency comes from its epoch's slot.
@@ -28,6 +29,7 @@ static struct {
 	__u32 insert_key;
 	bool no_batch;
 	__u32 delete_after_listing;	/* deleted between get_next_key and lookup */
+	bool restart_on_missing;	/* as the kernel's htab: a deleted key -> first key */
 } m;
 
 static void model_add(__u32 k)
@@ -91,7 +93,10 @@ static int model_next(int fd, const void *key, void *next)
 		b = k % NB;
 		for (i = 0; i < m.n[b] && m.keys[b][i] != k; i++)
 			;
-		i++;
+		if (i == m.n[b] && m.restart_on_missing)
+			b = i = 0;	/* htab_map_get_next_key(): not found, the first */
+		else
+			i++;
 	}
 	for (; b < NB; b++, i = 0)
 		if (i < m.n[b]) {
@@ -110,13 +115,15 @@ static const struct bpfmem_map_ops model = { model_batch, model_next, model_look
 
 static bool read_all_of(struct bpfmem_map_read *r, int want)
 {
+	bool seen[64] = {};
 	size_t i;
 
 	for (i = 0; i < r->n; i++) {
 		__u32 k = ((__u32 *)r->keys)[i];
 
-		if (((__u64 *)r->vals)[i] != k * 10ull || k >= 64)
-			return false;
+		if (k >= 64 || ((__u64 *)r->vals)[i] != k * 10ull || seen[k])
+			return false;	/* a wrong value, or a key read twice */
+		seen[k] = true;
 	}
 	return (int)r->n == want;
 }
@@ -170,6 +177,32 @@ static void test_mapread(void)
 	snprintf(desc, sizeof(desc), "no batch ops: 11 read, the deleted one skipped (err %d, n %zu)",
 		 err, r.n);
 	CHECK(!err && read_all_of(&r, 11), desc);
+
+	/* the same on the kernel's hash map, whose walk restarts from the first key when
+	 * the position was deleted: the keys read before come again, each is kept once
+	 */
+	bpfmem_map_read_free(&r);
+	memset(&m, 0, sizeof(m));
+	for (k = 0; k < 12; k++)
+		model_add(k);
+	m.no_batch = true;
+	m.restart_on_missing = true;
+	m.delete_after_listing = 5;
+	err = bpfmem_map_read_ops(&model, -1, &r, 1);
+	snprintf(desc, sizeof(desc), "no batch ops, a walk restarted by a deletion: 11 read, none twice (err %d, n %zu)",
+		 err, r.n);
+	CHECK(!err && read_all_of(&r, 11), desc);
+
+	/* 40 keys, the first of the last bucket deleted: the restart comes after 35 */
+	bpfmem_map_read_free(&r);
+	memset(&m, 0, sizeof(m));
+	for (k = 0; k < 40; k++)
+		model_add(k);
+	m.no_batch = true;
+	m.restart_on_missing = true;
+	m.delete_after_listing = 7;
+	err = bpfmem_map_read_ops(&model, -1, &r, 64);
+	CHECK(!err && read_all_of(&r, 39), "a restarted walk on a larger map: 39 read, none twice");
 	bpfmem_map_read_free(&r);
 }
 

@@ -62,12 +62,78 @@ static int grow(struct bpfmem_map_read *r, size_t want)
 	return 0;
 }
 
-/* No batch operations: get_next_key from the start, an entry deleted meanwhile skipped. */
+/*
+ * The keys read so far, by index into r->keys: an open-addressing set (0: empty, else
+ * index + 1), at most half full.
+ */
+struct key_set {
+	size_t *slot;
+	size_t size;	/* a power of 2, 0 before the first key */
+};
+
+static size_t key_hash(const void *key, size_t len)
+{
+	const unsigned char *p = key;
+	unsigned long long h = 14695981039346656037ull;	/* FNV-1a */
+
+	while (len--)
+		h = (h ^ *p++) * 1099511628211ull;
+	return h;
+}
+
+static const void *key_at(const struct bpfmem_map_read *r, size_t i)
+{
+	return (const char *)r->keys + i * r->key_size;
+}
+
+/* @key is among the first r->n keys; else, with @add, key r->n is added to @s */
+static int key_seen(struct key_set *s, const struct bpfmem_map_read *r, const void *key,
+		    bool add)
+{
+	size_t i, h;
+
+	if (add && 2 * (r->n + 1) > s->size) {
+		struct key_set bigger = { .size = s->size ? 2 * s->size : 64 };
+
+		bigger.slot = calloc(bigger.size, sizeof(*bigger.slot));
+		if (!bigger.slot)
+			return -ENOMEM;
+		for (i = 0; i < s->size; i++) {
+			if (!s->slot[i])
+				continue;
+			h = key_hash(key_at(r, s->slot[i] - 1), r->key_size);
+			while (bigger.slot[h & (bigger.size - 1)])
+				h++;
+			bigger.slot[h & (bigger.size - 1)] = s->slot[i];
+		}
+		free(s->slot);
+		*s = bigger;
+	}
+	if (!s->size)
+		return 0;
+	for (h = key_hash(key, r->key_size); s->slot[h & (s->size - 1)]; h++)
+		if (!memcmp(key_at(r, s->slot[h & (s->size - 1)] - 1), key, r->key_size))
+			return 1;
+	if (add)
+		s->slot[h & (s->size - 1)] = r->n + 1;
+	return 0;
+}
+
+/*
+ * No batch operations: get_next_key from the start, an entry deleted meanwhile skipped.
+ * A hash map's get_next_key restarts from the first key when the position was deleted
+ * meanwhile (htab_map_get_next_key()), and the keys read already come again: each is
+ * kept once. A map whose positions keep going away gets READ_RESTARTS such walks; then
+ * the read ends with what it has, every key in it once.
+ */
+#define READ_RESTARTS 64
+
 static int read_each(const struct bpfmem_map_ops *ops, int fd, struct bpfmem_map_read *r)
 {
 	char *pos = malloc(r->key_size), *key;
-	bool started = false;
-	int err;
+	struct key_set seen = {};
+	bool started = false, again = false;
+	int err, restarts = 0;
 
 	if (!pos)
 		return -ENOMEM;
@@ -83,15 +149,29 @@ static int read_each(const struct bpfmem_map_ops *ops, int fd, struct bpfmem_map
 				err = 0;
 			break;
 		}
-		/* a key deleted meanwhile is still a valid position for get_next_key */
 		memcpy(pos, key, r->key_size);
 		started = true;
+		err = key_seen(&seen, r, key, false);
+		if (err) {	/* read already: the walk restarted */
+			if (!again && ++restarts > READ_RESTARTS) {
+				err = 0;
+				break;
+			}
+			again = true;
+			continue;
+		}
+		again = false;
 		err = ops->lookup(fd, key, (char *)r->vals + r->n * r->value_size);
-		if (!err)
+		if (!err) {
+			err = key_seen(&seen, r, key, true);
+			if (err)
+				break;
 			r->n++;
-		else if (err != -ENOENT)
+		} else if (err != -ENOENT) {
 			break;
+		}
 	}
+	free(seen.slot);
 	free(pos);
 	return err == -ENOENT ? 0 : err;
 }

@@ -21,7 +21,11 @@ struct bpfmem_map_ops {
 	int (*lookup)(int fd, const void *key, void *val);
 };
 
-/* Every entry of @fd into @r (buffers first sized for @expect entries); 0 or -errno. */
+/*
+ * Every entry of @fd into @r (buffers first sized for @expect entries), each key once;
+ * 0 or -errno. Without batch operations (key by key), a walk that the map's deletions
+ * keep restarting ends after a bound with the keys it has read.
+ */
 int bpfmem_map_read(int fd, struct bpfmem_map_read *r, size_t expect);
 int bpfmem_map_read_ops(const struct bpfmem_map_ops *ops, int fd, struct bpfmem_map_read *r,
 			size_t expect);
