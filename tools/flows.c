@@ -315,12 +315,13 @@ static void json_flow(struct jw *jw, const struct flow *f, __u64 now)
 
 static void text_row(FILE *o, const struct flow *f, bool closed, __u64 now)
 {
-	char l[64], r[64], comm[FLOWS_COMM_LEN + 1];
+	char l[64], r[64], raw[FLOWS_COMM_LEN + 1], comm[BPFMEM_TEXT_SAFE_LEN(FLOWS_COMM_LEN)];
 
 	fmt_addr(l, sizeof(l), &f->k, true);
 	fmt_addr(r, sizeof(r), &f->k, false);
-	memcpy(comm, f->v.comm, FLOWS_COMM_LEN);
-	comm[FLOWS_COMM_LEN] = '\0';
+	memcpy(raw, f->v.comm, FLOWS_COMM_LEN);
+	raw[FLOWS_COMM_LEN] = '\0';
+	bpfmem_text_safe(comm, sizeof(comm), raw);	/* a task names itself: \xNN */
 	if (closed)
 		fprintf(o, "CLOSED %-7u %-15s %-5s %-22s %-22s %10llu %10llu %7llu %7llu %8.3f %s\n",
 			f->v.pid, comm[0] ? comm : "-", f->k.proto == IPPROTO_TCP ? "tcp" : "udp",

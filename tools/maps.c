@@ -245,21 +245,27 @@ static void print_text(const struct bpfmem_maps_sample *s)
 	       "MEMLOCK", "CACHED", "PENDING", "OWNERS", "MEMCG");
 	for (i = 0; i < s->n; i++) {
 		const struct bpfmem_map_row *r = &s->rows[i];
-		char own[64] = "-";
+		char own[64] = "-", comm[BPFMEM_TEXT_SAFE_LEN(sizeof(r->owners[0].comm))];
+		char name[BPFMEM_TEXT_SAFE_LEN(sizeof(r->info.name))];
+		char memcg[BPFMEM_TEXT_SAFE_LEN(sizeof(r->memcg))];
 		int off = 0;
 
+		/* names from processes and cgroups: \xNN for what a terminal acts on */
 		for (k = 0; k < r->n_owners && off < (int)sizeof(own) - 1; k++)
 			off += snprintf(own + off, sizeof(own) - off, "%s%d(%s)", k ? "," : "",
-					r->owners[k].pid, r->owners[k].comm);
+					r->owners[k].pid,
+					bpfmem_text_safe(comm, sizeof(comm), r->owners[k].comm));
 		printf("%5u %-16s %-16s %-14s %5u %5u %8u", r->info.id,
-		       r->info.name[0] ? r->info.name : "-", bpfmem_map_type_str(r->info.type), r->mode,
+		       r->info.name[0] ? bpfmem_text_safe(name, sizeof(name), r->info.name) : "-",
+		       bpfmem_map_type_str(r->info.type), r->mode,
 		       r->info.key_size, r->info.value_size, r->info.max_entries);
 		print_num(r->elements, 8);
 		printf(" %-8s", r->elem_src);
 		print_num(r->fdi.memlock, 10);
 		print_num(r->fdi.cached_bytes, 10);
 		print_num(r->fdi.pending_bytes, 10);
-		printf("  %-20s %s\n", own, r->memcg_src ? r->memcg : "-");
+		printf("  %-20s %s\n", own,
+		       r->memcg_src ? bpfmem_text_safe(memcg, sizeof(memcg), r->memcg) : "-");
 	}
 	printf("%5s %-16s %-16s %-14s %5s %5s %8s", "", "TOTAL", "", "", "", "", "");
 	print_num(t.elements, 8);
@@ -270,9 +276,10 @@ static void print_text(const struct bpfmem_maps_sample *s)
 	printf("  %zu maps\n", s->n);
 	if (s->have_ma) {
 		for (i = 0; i < (size_t)s->n_unowned; i++) {
-			char what[96];
+			char what[96], owner[BPFMEM_TEXT_SAFE_LEN(sizeof(s->unowned[i].owner))];
 
-			snprintf(what, sizeof(what), "%s x%lld", s->unowned[i].owner,
+			snprintf(what, sizeof(what), "%s x%lld",
+				 bpfmem_text_safe(owner, sizeof(owner), s->unowned[i].owner),
 				 s->unowned[i].allocators);
 			printf("%5s %-16s %-16s %-14s %5s %5s %8s %8s %-8s %10s %10lld %10lld  %s\n",
 			       "", "UNOWNED-ALLOC", what, "", "", "", "", "", "", "",
@@ -291,8 +298,9 @@ static void print_text(const struct bpfmem_maps_sample *s)
 		       "SLAB_UNRECL", "VMALLOC");
 		for (i = 0; i < s->n_memcgs; i++) {
 			const struct bpfmem_memcg *m = &s->memcgs[i];
+			char path[BPFMEM_TEXT_SAFE_LEN(sizeof(m->path))];
 
-			printf("%-40s", m->path);
+			printf("%-40s", bpfmem_text_safe(path, sizeof(path), m->path));
 			print_num(m->current, 12);
 			print_num(m->kernel, 12);
 			print_num(m->percpu, 12);

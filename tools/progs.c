@@ -247,13 +247,16 @@ static void print_interval(const struct bpfmem_progs_sample *cur,
 			const struct bpf_prog_info *in = &r->p->info;
 			const char *type = libbpf_bpf_prog_type_str(in->type);
 			char avg[24] = "-", cached[24] = "-";
+			char name[BPFMEM_TEXT_SAFE_LEN(sizeof(in->name))];
 
 			if (r->runs)
 				snprintf(avg, sizeof(avg), "%llu", r->rt / r->runs);
 			if (r->cached >= 0)
 				snprintf(cached, sizeof(cached), "%lld", r->cached);
 			printf("%6u %-14.14s %-16s %10llu %10s %6.2f %8llu %5u %10lld %10s\n", in->id,
-			       type ? type : "unknown", in->name[0] ? in->name : "-", r->runs, avg,
+			       type ? type : "unknown",
+			       in->name[0] ? bpfmem_text_safe(name, sizeof(name), in->name) : "-",
+			       r->runs, avg,
 			       secs > 0 ? r->rt / (secs * 1e7) : 0.0, r->misses, r->p->n_maps,
 			       r->memlock, cached);
 		}

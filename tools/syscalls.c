@@ -235,11 +235,17 @@ static void print_text(struct row *rows, size_t nrows, const struct interval *iv
 	putchar('\n');
 	for (i = 0; i < shown; i++) {
 		const struct sc_delta *v = &rows[i].val;
+		char raw[SC_COMM_LEN + 1], comm[BPFMEM_TEXT_SAFE_LEN(SC_COMM_LEN)];
 
-		if (env.by_process)
-			printf("%-7u %-16.16s", rows[i].key.tgid, v->comm);
-		else
+		if (env.by_process) {
+			/* a task names itself: \xNN for what a terminal acts on */
+			memcpy(raw, v->comm, SC_COMM_LEN);
+			raw[SC_COMM_LEN] = '\0';
+			printf("%-7u %-16s", rows[i].key.tgid,
+			       bpfmem_text_safe(comm, sizeof(comm), raw));
+		} else {
 			printf("%-22s", sc_name(rows[i].key.nr, nbuf, sizeof(nbuf)));
+		}
 		printf(" %10llu %10llu", (unsigned long long)v->count,
 		       (unsigned long long)v->errors);
 		if (env.latency)

@@ -3,7 +3,9 @@
  * Host unit tests (TAP) of the base helpers of tools/lib/common.c:
  *  - bpfmem_grow(), the one grow-array of the tools: capacity doubled, and on a
  *    failure (realloc() refusing, or a size that overflows size_t) the array and its
- *    recorded capacity unchanged, so the caller never writes past its buffer.
+ *    recorded capacity unchanged, so the caller never writes past its buffer;
+ *  - bpfmem_text_safe() (output.c), names from the system for text output: control
+ *    bytes and escape sequences as \xNN, UTF-8 kept, cut at a whole escape.
  */
 #include <errno.h>
 #include <stdint.h>
@@ -52,9 +54,43 @@ static void test_grow(void)
 	free(a);
 }
 
+static void test_text_safe(void)
+{
+	static const struct {
+		const char *in, *out, *what;
+	} cases[] = {
+		{ "bash", "bash", "printable ASCII kept" },
+		{ "evil\x1b[2J\x1b]0;pwn\x07", "evil\\x1b[2J\\x1b]0;pwn\\x07",
+		  "ESC sequences (clear screen, set title) and BEL escaped" },
+		{ "a\tb\nc\rd\x7f", "a\\x09b\\x0ac\\x0dd\\x7f", "tab, newline, CR and DEL escaped" },
+		{ "/sys\xe2\x80\x94" "caf\xc3\xa9", "/sys\xe2\x80\x94" "caf\xc3\xa9", "UTF-8 kept" },
+		{ "x\xc2\x9b" "2J", "x\\xc2\\x9b" "2J", "C1 control (8-bit CSI) escaped" },
+		{ "bad\xff\xc3", "bad\\xff\\xc3", "bytes that are not UTF-8 escaped" },
+		{ "system-systemd\\x2dcryptsetup.slice", "system-systemd\\x2dcryptsetup.slice",
+		  "a backslash is kept (systemd's unit names)" },
+		{ "", "", "empty" },
+	};
+	char buf[64], desc[128];
+	size_t i;
+
+	for (i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		snprintf(desc, sizeof(desc), "text_safe: %s", cases[i].what);
+		CHECK(!strcmp(bpfmem_text_safe(buf, sizeof(buf), cases[i].in), cases[i].out), desc);
+	}
+	CHECK(!strcmp(bpfmem_text_safe(buf, 7, "ab\x1b[J"), "ab\\x1b"),
+	      "text_safe: cut before what does not fit, never inside an escape");
+	CHECK(!strcmp(bpfmem_text_safe(buf, 6, "ab\x1b[J"), "ab"),
+	      "text_safe: an escape that does not fit whole is left out");
+	CHECK(!strcmp(bpfmem_text_safe(buf, 4, "a\xc3\xa9" "b"), "a\xc3\xa9"),
+	      "text_safe: a UTF-8 character is kept whole");
+	CHECK(!strcmp(bpfmem_text_safe(buf, 3, "a\xc3\xa9" "b"), "a"),
+	      "text_safe: or left out whole");
+}
+
 int main(void)
 {
 	test_grow();
+	test_text_safe();
 	printf("1..%d\n", n);
 	return failed ? 1 : 0;
 }
