@@ -771,7 +771,7 @@ int cmd_flows(int argc, char **argv)
 	struct flows_bpf *skel;
 	struct bpf_program *prog;
 	int err;
-	long long dropped;
+	long long dropped = 0;
 	bool fentry;
 
 	err = parse_args(argc, argv);
@@ -867,11 +867,11 @@ int cmd_flows(int argc, char **argv)
 		goto out;
 	fflush(stdout);
 	dropped = summary(skel, fentry);
-	err = dropped < 0 ? -1 : dropped ? 3 : 0;
+	err = dropped < 0 ? -1 : 0;
 out:
 	ring_buffer__free(rb);
 	flows_bpf__destroy(skel);
 	free(st.prev);
 	free(st.closed);
-	return err == 3 ? 3 : err ? 1 : 0;
+	return bpfmem_tracer_status(err, dropped);
 }

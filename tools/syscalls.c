@@ -487,6 +487,8 @@ static int parse_args(int argc, char **argv, bool *list)
 			 "                       [-T N] [-i SECONDS] [-d SECONDS] [-j] [--hook fentry|kprobe|tp]\n"
 			 "                       [--max-entries N] [--max-inflight N] [--stats] [-v] | -l",
 		.doc = "Count syscalls, their errors and latency (like syscount), in BPF_F_NO_PREALLOC maps.",
+		.epilog = "Exit status: 0, 1 error, 2 bad arguments, 3 events were dropped (map full):\n"
+			  "the counts are incomplete.",
 		.opts = opts,
 		.parse = parse_opt,
 		.ctx = list,
@@ -787,7 +789,11 @@ int cmd_syscalls(int argc, char **argv)
 		else
 			print_text(rows, nrows, &iv);
 	}
-	ret = 0;
+	/* as flows: updates the full map refused make the counts incomplete, exit 3 */
+	if (prev_stat[SC_DROPPED] > 0)
+		bpfmem_err("%lld events dropped (map full): counts are incomplete (raise --max-entries)",
+			   prev_stat[SC_DROPPED]);
+	ret = bpfmem_tracer_status(0, prev_stat[SC_DROPPED]);
 out:
 	free(rows);
 	free(cs.prev);

@@ -5,7 +5,9 @@
  *    failure (realloc() refusing, or a size that overflows size_t) the array and its
  *    recorded capacity unchanged, so the caller never writes past its buffer;
  *  - bpfmem_text_safe() (output.c), names from the system for text output: control
- *    bytes and escape sequences as \xNN, UTF-8 kept, cut at a whole escape.
+ *    bytes and escape sequences as \xNN, UTF-8 kept, cut at a whole escape;
+ *  - bpfmem_tracer_status(), the exit status syscalls and flows share (3: events
+ *    were dropped, the counts are incomplete).
  */
 #include <errno.h>
 #include <stdint.h>
@@ -87,10 +89,22 @@ static void test_text_safe(void)
 	      "text_safe: or left out whole");
 }
 
+/* the end of syscalls and flows: an error, else events dropped, else success */
+static void test_tracer_status(void)
+{
+	CHECK(bpfmem_tracer_status(0, 0) == 0, "tracer status: nothing dropped, 0");
+	CHECK(bpfmem_tracer_status(0, 1) == 3 && bpfmem_tracer_status(0, 1LL << 40) == 3,
+	      "tracer status: events dropped (map full), 3");
+	CHECK(bpfmem_tracer_status(-1, 0) == 1 && bpfmem_tracer_status(-EINVAL, 7) == 1,
+	      "tracer status: an error is 1, dropped events or not");
+	CHECK(bpfmem_tracer_status(0, -1) == 0, "tracer status: a count below 0 is none");
+}
+
 int main(void)
 {
 	test_grow();
 	test_text_safe();
+	test_tracer_status();
 	printf("1..%d\n", n);
 	return failed ? 1 : 0;
 }

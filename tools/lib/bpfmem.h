@@ -33,6 +33,13 @@ void bpfmem_sleep(double s);
 /* Value of the hex digit @c (either case), -1 if it is none. */
 int bpfmem_hexval(char c);
 /*
+ * Exit status of the tracers (syscalls, flows) at the end: 1 after an error (@err
+ * nonzero), else BPFMEM_EXIT_DROPPED when events were dropped (@dropped > 0: the
+ * counts are incomplete), else 0.
+ */
+#define BPFMEM_EXIT_DROPPED 3
+int bpfmem_tracer_status(int err, long long dropped);
+/*
  * Grows the array *@pp (@pp: the address of any object pointer, e.g. &s->rows) of *@cap
  * elements of @elem bytes to hold at least @need: the capacity doubles from *@cap (from
  * 1 when 0, so a first call gets @need rounded up to a power of 2). 0 when it holds

@@ -52,6 +52,13 @@ int bpfmem_hexval(char c)
 	return -1;
 }
 
+int bpfmem_tracer_status(int err, long long dropped)
+{
+	if (err)
+		return 1;
+	return dropped > 0 ? BPFMEM_EXIT_DROPPED : 0;
+}
+
 int bpfmem_grow(void *pp, size_t *cap, size_t need, size_t elem)
 {
 	size_t ncap = *cap ? *cap : 1;
