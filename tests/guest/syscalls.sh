@@ -116,6 +116,7 @@ ok $? "-H: nanosleep histogram populated"
 traced full "--max-entries 8 -T 0" "-m 10"
 dropped=$(sed -n 's/^\([0-9]*\) events dropped (map full)$/\1/p' $T/full)
 [ -n "$dropped" ] && [ "$dropped" -gt 0 ]; ok $? "map full: dropped count printed and > 0 ($dropped)"
+expect "map full: exits 3 (counts incomplete), as flows does" "$(cat $T/full.rc)" 3
 rows=$(rows $T/full)
 nrows=$(printf '%s\n' "$rows" | grep -c .)
 expect "map full: 8 rows" "$nrows" 8
