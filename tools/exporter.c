@@ -554,7 +554,7 @@ static void on_accept(struct evconnlistener *l, evutil_socket_t fd, struct socka
 		st.requests[status_idx(503)]++;
 		if (send(fd, busy, sizeof(busy) - 1, MSG_NOSIGNAL | MSG_DONTWAIT) < 0 &&
 		    env.verbose)
-			bpfmem_err("503 to a connection over the limit: %s", strerror(errno));
+			bpfmem_warn("503 to a connection over the limit: %s", strerror(errno));
 		close(fd);
 	}
 }
@@ -565,7 +565,7 @@ static void on_accept_error(struct evconnlistener *l, void *arg)
 	static const struct timeval pause = { .tv_usec = 100000 };
 
 	if (env.verbose)
-		bpfmem_err("accept: %s", strerror(errno));
+		bpfmem_warn("accept: %s", strerror(errno));
 	evconnlistener_disable(l);
 	evtimer_add(accept_retry, &pause);
 }
@@ -584,7 +584,7 @@ static void on_signal(evutil_socket_t sig, short what, void *arg)
 static void on_libevent_log(int severity, const char *msg)
 {
 	if (env.verbose || severity >= EVENT_LOG_ERR)
-		bpfmem_err("libevent: %s", msg);
+		bpfmem_warn("libevent: %s", msg);
 }
 
 static int listen_on(void)
@@ -697,8 +697,8 @@ int cmd_exporter(int argc, char **argv)
 	bpfmem_maps_open(env.verbose);	/* or a note, and the collection does without */
 	st.stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
 	if (st.stats_fd < 0)
-		bpfmem_err("BPF_ENABLE_STATS refused (%s): program run time and counts stay 0",
-			   strerror(errno));
+		bpfmem_warn("BPF_ENABLE_STATS refused (%s): program run time and counts stay 0",
+			    strerror(errno));
 	ret = serve(lfd);
 	event_base_free(base);
 	if (st.stats_fd >= 0)

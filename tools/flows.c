@@ -630,12 +630,12 @@ static long long summary(struct flows_bpf *skel, bool fentry)
 		return -1;
 	for (i = 0; i < NDROPS; i++) {
 		if (d[i] > 0) {
-			bpfmem_err("%lld events dropped (%s): counts are incomplete%s", d[i],
-				   drop_text[i], i == DROP_MAP_FULL ? " (raise --max-entries)" :
-				   i == DROP_RINGBUF ? " (raise --ringbuf or lower -i)" :
-				   i == DROP_MISSED && fentry && bpfmem_kernel_is_rt() ?
-				   " (PREEMPT_RT runs fentry programs preemptible: --hook kprobe "
-				   "misses far fewer)" : "");
+			bpfmem_warn("%lld events dropped (%s): counts are incomplete%s", d[i],
+				    drop_text[i], i == DROP_MAP_FULL ? " (raise --max-entries)" :
+				    i == DROP_RINGBUF ? " (raise --ringbuf or lower -i)" :
+				    i == DROP_MISSED && fentry && bpfmem_kernel_is_rt() ?
+				    " (PREEMPT_RT runs fentry programs preemptible: --hook kprobe "
+				    "misses far fewer)" : "");
 			total += d[i];
 		}
 	}

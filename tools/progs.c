@@ -286,8 +286,8 @@ int cmd_progs(int argc, char **argv)
 		return 1;
 	stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
 	if (stats_fd < 0)
-		bpfmem_err("BPF_ENABLE_STATS refused (%s): run time and counts stay 0",
-			   strerror(errno));
+		bpfmem_warn("BPF_ENABLE_STATS refused (%s): run time and counts stay 0",
+			    strerror(errno));
 	maps.series = bpfmem_series_present();
 	/* map memory comes from fdinfo: the iterator only adds element counts, which
 	 * progs does not show, so it is not loaded (and BTF is not needed)

@@ -283,7 +283,7 @@ static void remove_cgroup(const char *cg)
 	bpfmem_cg_dir(dir, sizeof(dir), cg);
 	err = bpfmem_cg_remove(dir);
 	if (err)
-		bpfmem_err("warning: cannot remove cgroup %s: %s", dir, strerror(-err));
+		bpfmem_warn("warning: cannot remove cgroup %s: %s", dir, strerror(-err));
 }
 
 /*
@@ -667,8 +667,8 @@ static int churn_case(bool prealloc)
 	gate_set(1);
 	for (c = 0; c < ncpus; c++)
 		if (w[c].err)	/* not fatal: the runs are on that CPU regardless */
-			bpfmem_err("churn: worker not pinned to CPU %d (its runs still are): %s",
-				   w[c].cpu, strerror(-w[c].err));
+			bpfmem_warn("churn: worker not pinned to CPU %d (its runs still are): %s",
+				    w[c].cpu, strerror(-w[c].err));
 	for (r = 0; r < env.churn_rounds; r++) {
 		long long cur, kern;
 

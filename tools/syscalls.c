@@ -791,8 +791,8 @@ int cmd_syscalls(int argc, char **argv)
 	}
 	/* as flows: updates the full map refused make the counts incomplete, exit 3 */
 	if (prev_stat[SC_DROPPED] > 0)
-		bpfmem_err("%lld events dropped (map full): counts are incomplete (raise --max-entries)",
-			   prev_stat[SC_DROPPED]);
+		bpfmem_warn("%lld events dropped (map full): counts are incomplete (raise --max-entries)",
+			    prev_stat[SC_DROPPED]);
 	ret = bpfmem_tracer_status(0, prev_stat[SC_DROPPED]);
 out:
 	free(rows);

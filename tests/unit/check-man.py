@@ -10,10 +10,12 @@ exactly the options its table accepts (struct bpfmem_opt opts[] of tools/CMD.c, 
 tools/lib/cli.c turns into getopt_long()'s and -h's, plus -v/--verbose and -h/--help).
 The help text comes from the built binary BPFMEM when given (the full build), else from
 the table (the unit-only build has no binary: it needs no kernel). With the binary, a
-bad option, a missing argument and an operand each give one line on stderr and exit 2.
+bad option, a missing argument and an operand each give one line on stderr and exit 2;
+with -j/--json (before or after it) also one JSON object {"error":...} on stdout.
 bpfmem(8) names every subcommand's page and documents -h/--help and -V/--version, and
 `bpfmem --version` / `-V` print the meson version.
 """
+import json
 import os
 import re
 import subprocess
@@ -120,6 +122,26 @@ for cmd in cmds:
                r.stderr.startswith('bpfmem %s: ' % cmd),
                '%s: %s is one line on stderr, exit 2' % (cmd, what),
                'exit %d, stderr: %s' % (r.returncode, r.stderr))
+        # under -j (before or after the bad option) the error is also one JSON object
+        # on stdout, {"error": the line without its prefix}; stderr and status the same
+        has_json = '--json' in helped
+        for args in (['-j', '--no-such-option'], ['--no-such-option', '--json']):
+            r = subprocess.run([binary, cmd] + args, capture_output=True)
+            line = r.stderr.decode('utf-8', 'replace')
+            want = {'error': line[len('bpfmem %s: ' % cmd):-1]}
+            try:
+                got = json.loads(r.stdout.decode('utf-8'), parse_constant=float)
+            except ValueError:
+                got = None
+            if has_json:
+                good = (r.returncode == 2 and line.count('\n') == 1 and got == want and
+                        r.stdout.count(b'\n') == 1 and r.stdout.endswith(b'}\n'))
+                what = 'the error is {"error":...} on stdout, the line on stderr, exit 2'
+            else:
+                good = r.returncode == 2 and not r.stdout
+                what = 'no -j: nothing on stdout'
+            ok(good, '%s %s: %s' % (cmd, ' '.join(args), what),
+               'exit %d, stdout: %r, stderr: %r' % (r.returncode, r.stdout, r.stderr))
     else:
         text, where = '', 'the option table of tools/%s.c' % cmd
         helped = table_options(src) or set()

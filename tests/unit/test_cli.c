@@ -5,6 +5,7 @@
  * command rejects are one line on stderr and status 2; -h is status -1 (exit 0).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,14 +57,29 @@ static const struct bpfmem_cli cli = {
 	.verbose = &got.verbose,
 };
 
-/* runs the parser on a NULL-terminated argv; @err gets what it wrote to stderr */
+/* what the last run() wrote to stdout */
+static char out[4096];
+
+/* @len bytes at most of what @f holds, into @buf */
+static void slurp(FILE *f, char *buf, size_t len)
+{
+	size_t got_len;
+
+	rewind(f);
+	got_len = fread(buf, 1, len - 1, f);
+	buf[got_len] = '\0';
+	fclose(f);
+}
+
+/* runs the parser on a NULL-terminated argv; @err gets what it wrote to stderr, out
+ * what it wrote to stdout
+ */
 static int run(char *err, size_t len, ...)
 {
 	char *argv[16];
-	int argc = 0, ret, fd, saved;
+	int argc = 0, ret, saved_err, saved_out;
 	va_list ap;
-	FILE *f = tmpfile();
-	size_t got_len;
+	FILE *fe = tmpfile(), *fo = tmpfile();
 
 	va_start(ap, len);
 	argv[argc++] = "test";
@@ -72,18 +88,45 @@ static int run(char *err, size_t len, ...)
 	va_end(ap);
 	memset(&got, 0, sizeof(got));
 	fflush(stderr);
-	saved = dup(2);
-	fd = fileno(f);
-	dup2(fd, 2);
+	fflush(stdout);
+	saved_err = dup(2);
+	saved_out = dup(1);
+	dup2(fileno(fe), 2);
+	dup2(fileno(fo), 1);
 	ret = bpfmem_cli_parse(&cli, argc, argv);
 	fflush(stderr);
-	dup2(saved, 2);
-	close(saved);
-	rewind(f);
-	got_len = fread(err, 1, len - 1, f);
-	err[got_len] = '\0';
-	fclose(f);
+	fflush(stdout);
+	dup2(saved_err, 2);
+	dup2(saved_out, 1);
+	close(saved_err);
+	close(saved_out);
+	slurp(fe, err, len);
+	slurp(fo, out, sizeof(out));
 	return ret;
+}
+
+/* bpfmem_err() after a parse (a command's later error), stdout into out */
+static void err_after(const char *msg)
+{
+	FILE *fo = tmpfile();
+	int saved = dup(1), saved_err = dup(2), null = open("/dev/null", O_WRONLY);
+
+	fflush(stdout);
+	fflush(stderr);
+	dup2(fileno(fo), 1);
+	dup2(null, 2);
+	if (msg)
+		bpfmem_err("%s", msg);
+	else
+		bpfmem_warn("a warning: the command goes on");
+	fflush(stdout);
+	fflush(stderr);
+	dup2(saved, 1);
+	dup2(saved_err, 2);
+	close(saved);
+	close(saved_err);
+	close(null);
+	slurp(fo, out, sizeof(out));
 }
 
 static int lines(const char *s)
@@ -97,9 +140,7 @@ static int lines(const char *s)
 
 int main(void)
 {
-	char err[512], help[2048];
-	FILE *f;
-	size_t len;
+	char err[512], help[4096];
 	int ret;
 
 	bpfmem_cmd = "bpfmem test";
@@ -173,21 +214,8 @@ int main(void)
 	CHECK(ret == 0 && !strcmp(got.seen, "j4"), "and the one after that too");
 
 	/* -h: to stdout, status -1 */
-	fflush(stdout);
-	{
-		int saved = dup(1);
-
-		f = tmpfile();
-		dup2(fileno(f), 1);
-		ret = run(err, sizeof(err), "-j", "--help", "-z", NULL);
-		fflush(stdout);
-		dup2(saved, 1);
-		close(saved);
-	}
-	rewind(f);
-	len = fread(help, 1, sizeof(help) - 1, f);
-	help[len] = '\0';
-	fclose(f);
+	ret = run(err, sizeof(err), "-j", "--help", "-z", NULL);
+	snprintf(help, sizeof(help), "%s", out);
 	CHECK(ret == -1 && !*err, "--help: status -1, nothing on stderr, options after it unread");
 	CHECK(!strncmp(help, "Usage: bpfmem test [-p PID] [-j]\nA test command.\n\n", 49),
 	      "-h: synopsis, then the paragraph");
@@ -207,6 +235,59 @@ int main(void)
 	CHECK(strstr(help, "\n  -v, --verbose          libbpf debug output\n"
 			   "  -h, --help             this help\nThe end.\n") != NULL,
 	      "-h: -v and -h added last, then the epilog");
+
+	/* -j/--json: the error line also as one JSON object on stdout, as bpftool -j;
+	 * stderr keeps the line, the status is the same
+	 */
+	ret = run(err, sizeof(err), "-z", NULL);
+	CHECK(ret == 2 && lines(err) == 1 && !*out, "without -j: nothing on stdout");
+	ret = run(err, sizeof(err), "-j", "-z", NULL);
+	CHECK(ret == 2 && !strcmp(err, "bpfmem test: unknown option '-z' (bpfmem test -h lists them)\n") &&
+	      !strcmp(out, "{\"error\":\"unknown option '-z' (bpfmem test -h lists them)\"}\n"),
+	      "-j, then a bad option: the line on stderr, {\"error\":...} on stdout, status 2");
+	ret = run(err, sizeof(err), "-z", "--json", NULL);
+	CHECK(ret == 2 && lines(err) == 1 &&
+	      !strcmp(out, "{\"error\":\"unknown option '-z' (bpfmem test -h lists them)\"}\n"),
+	      "a bad option, then --json: the error as JSON too");
+	ret = run(err, sizeof(err), "--js", "-p", NULL);
+	CHECK(ret == 2 && !strcmp(out, "{\"error\":\"option '-p' needs an argument (bpfmem test -h)\"}\n"),
+	      "--js (a prefix of --json), then a missing argument");
+	ret = run(err, sizeof(err), "-4jp", "bad", NULL);
+	CHECK(ret == 2 && !strcmp(out, "{\"error\":\"invalid value 'bad'\"}\n"),
+	      "-j in a cluster, then the command's own error");
+	ret = run(err, sizeof(err), "-p", "bad", "-j", NULL);
+	CHECK(ret == 2 && !strcmp(out, "{\"error\":\"invalid value 'bad'\"}\n") &&
+	      !strchr(got.seen, 'j'), "the command's own error, -j after it (unparsed): JSON");
+	ret = run(err, sizeof(err), "-j", "extra", NULL);
+	CHECK(ret == 2 && !strcmp(out, "{\"error\":\"unexpected argument 'extra'\"}\n"),
+	      "-j, then an operand");
+	ret = run(err, sizeof(err), "-p", "-j", "-z", NULL);
+	CHECK(ret == 2 && !*out && !strcmp(got.arg, "-j"),
+	      "-j as the value of -p is not --json: no JSON");
+	ret = run(err, sizeof(err), "-z", "--", "-j", NULL);
+	CHECK(ret == 2 && !*out, "-j after -- is an operand, not --json: no JSON");
+	ret = run(err, sizeof(err), "-j", "--no\"pe\\\x1b\xff", NULL);
+	CHECK(ret == 2 && lines(err) == 1 &&
+	      !strcmp(out, "{\"error\":\"unknown option '--no\\\"pe\\\\\\u001b\\u00ff' "
+			   "(bpfmem test -h lists them)\"}\n"),
+	      "the message is escaped by the JSON writer: quote, backslash, ESC, not UTF-8");
+	ret = run(err, sizeof(err), "-j", NULL);
+	CHECK(ret == 0 && !*out && !*err, "-j and no error: nothing on stdout");
+	errno = EAGAIN;
+	err_after("-p and -c are exclusive");
+	CHECK(!strcmp(out, "{\"error\":\"-p and -c are exclusive\"}\n") && errno == EAGAIN,
+	      "after the parse, a command's error under -j: JSON on stdout, errno kept");
+	err_after("a consequence of the first error");
+	CHECK(!*out, "only the first error of the process is JSON: one object on stdout");
+	ret = run(err, sizeof(err), "--json", NULL);
+	err_after(NULL);
+	CHECK(ret == 0 && !*out, "a warning (bpfmem_warn) is never JSON");
+	err_after("the error after a warning");
+	CHECK(!strcmp(out, "{\"error\":\"the error after a warning\"}\n"),
+	      "the first error after a warning is");
+	ret = run(err, sizeof(err), "-p", "1", NULL);
+	err_after("without -j");
+	CHECK(ret == 0 && !*out, "a parse without -j turns JSON errors off");
 
 	printf("1..%d\n", n);
 	return failed ? 1 : 0;

@@ -22,8 +22,22 @@
 
 /* Name of the subcommand running, used as the prefix of error lines. */
 extern const char *bpfmem_cmd;
-/* One-line error to stderr, "bpfmem CMD: ...". */
+/*
+ * One-line error to stderr, "bpfmem CMD: ...": the line of a failure, after which the
+ * command exits non-zero. Under -j/--json (bpfmem_err_json(), which bpfmem_cli_parse()
+ * calls) the first error of the process also goes to stdout as one JSON object,
+ * {"error":"..."} (the message without the prefix, escaped by json.c), as bpftool -j
+ * does; stderr keeps the plain line.
+ */
 void bpfmem_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* A line that does not end the command (a note, a warning, events dropped, which only
+ * make the exit status 3): to stderr as bpfmem_err(), never to stdout as JSON.
+ */
+void bpfmem_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Errors as JSON on stdout too (@on: the command was given -j/--json), from the next
+ * bpfmem_err() on (the first since this call).
+ */
+void bpfmem_err_json(bool on);
 /* CLOCK_MONOTONIC in seconds */
 double bpfmem_mono_s(void);
 /* Sleeps @s seconds through signals: a measurement's settling time (an interval
@@ -129,7 +143,10 @@ struct bpfmem_cli {
 /*
  * Parses argv (argv[0] is the subcommand) by @cli; no subcommand takes operands.
  * Returns 0 to go on, -1 after printing -h (exit 0), or 2 after a one-line error (a
- * bad option or value, a missing argument, an operand): exit 2.
+ * bad option or value, a missing argument, an operand): exit 2. The option named
+ * "json" (-j/--json) anywhere on the command line, as getopt reads it (not the value
+ * of an option before it), before or after a bad option, turns on
+ * bpfmem_err_json() before anything is parsed.
  */
 int bpfmem_cli_parse(const struct bpfmem_cli *cli, int argc, char **argv);
 void bpfmem_cli_help(const struct bpfmem_cli *cli, FILE *f);

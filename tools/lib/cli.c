@@ -4,7 +4,8 @@
  * getopt_long()'s short string and long options, and the option list of -h, so the
  * three cannot disagree (tests/unit/check-man.py compares -h with the manual pages).
  * -h/--help and -v/--verbose are added to every table here. A bad option, a missing
- * argument or an operand is one line on stderr and exit status 2.
+ * argument or an operand is one line on stderr and exit status 2; with -j/--json
+ * anywhere on the command line, also {"error":"..."} on stdout (bpfmem_err_json()).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -98,6 +99,44 @@ static const struct bpfmem_opt *opt_at(const struct bpfmem_cli *cli, size_t i)
 	return i < n ? &cli->opts[i] : &std_opts[i - n];
 }
 
+static bool is_json(const struct bpfmem_opt *o)
+{
+	return o && o->name && !strcmp(o->name, "json");
+}
+
+/*
+ * -j/--json on the command line: a parse of a copy of argv (getopt_long() permutes
+ * the argv it parses) that goes past errors and only looks for it. An option's value
+ * ("-p -j") is not it, as in the real parse; one after a bad option is: the caller
+ * asked for JSON, and the error is what it gets.
+ */
+static bool json_asked(const struct bpfmem_cli *cli, int argc, char **argv,
+		       const char *shorts, const struct option *lopts)
+{
+	const struct bpfmem_opt *o;
+	bool found = false;
+	char **copy;
+	int c;
+
+	for (o = cli->opts; o && o->key && !is_json(o); o++)
+		;
+	if (!o || !o->key)
+		return false;	/* the command has no -j */
+	copy = malloc((argc + 1) * sizeof(*copy));
+	if (!copy)
+		return false;
+	memcpy(copy, argv, argc * sizeof(*copy));
+	copy[argc] = NULL;
+	optind = 0;
+	while (!found && (c = getopt_long(argc, copy, shorts, lopts, NULL)) != -1) {
+		if (c >= LONG_VAL)
+			c = opt_at(cli, c - LONG_VAL)->key;
+		found = c != '?' && c != ':' && is_json(find_key(cli, c));
+	}
+	free(copy);
+	return found;
+}
+
 int bpfmem_cli_parse(const struct bpfmem_cli *cli, int argc, char **argv)
 {
 	size_t n = n_opts(cli->opts) + n_opts(std_opts), i, k = 0;
@@ -126,6 +165,7 @@ int bpfmem_cli_parse(const struct bpfmem_cli *cli, int argc, char **argv)
 		}
 	}
 	opterr = 0;
+	bpfmem_err_json(json_asked(cli, argc, argv, shorts, lopts));
 	/* 0, not 1: glibc starts afresh only then; with 1 it goes on inside the cluster
 	 * where a previous parse stopped (an error or -h in "-zj"), in that parse's argv
 	 */

@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The base of the bpfmem library (tools/lib/meson.build lists its files): error lines,
- * the clock, text helpers. It uses no other file of the library.
+ * the clock, text helpers. It uses only json.c (an error as JSON under -j).
  */
+#define _GNU_SOURCE	/* vasprintf */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,15 +16,57 @@
 
 const char *bpfmem_cmd = "bpfmem";
 
+static bool err_json;		/* -j: the first error also as JSON on stdout */
+static bool err_json_done;	/* ... and it was written */
+
+void bpfmem_err_json(bool on)
+{
+	err_json = on;
+	err_json_done = false;
+}
+
+/* "bpfmem CMD: MSG\n" to stderr; an @error under -j also {"error":"MSG"} to stdout */
+static void err_line(bool error, const char *fmt, va_list ap)
+{
+	int saved = errno;	/* a caller may still print strerror(errno) */
+	char *msg = NULL;
+	struct jw jw;
+	va_list aq;
+
+	va_copy(aq, ap);
+	fprintf(stderr, "%s: ", bpfmem_cmd);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	if (error && err_json && !err_json_done && vasprintf(&msg, fmt, aq) >= 0) {
+		/* one object for the failure: later lines are its consequences */
+		err_json_done = true;
+		jw_init(&jw, stdout);
+		jw_start_object(&jw);
+		jw_string_field(&jw, "error", msg);
+		jw_end_object(&jw);
+		fflush(stdout);
+		free(msg);
+	}
+	va_end(aq);
+	errno = saved;
+}
+
 void bpfmem_err(const char *fmt, ...)
 {
 	va_list ap;
 
-	fprintf(stderr, "%s: ", bpfmem_cmd);
 	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
+	err_line(true, fmt, ap);
 	va_end(ap);
-	fputc('\n', stderr);
+}
+
+void bpfmem_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	err_line(false, fmt, ap);
+	va_end(ap);
 }
 
 double bpfmem_mono_s(void)

@@ -223,10 +223,10 @@ int bpfmem_maps_open(bool verbose)
 	int err = load_iter();
 
 	if (err == -ENOENT && !bpfmem_have_btf())
-		bpfmem_err("note: no kernel BTF (/sys/kernel/btf/vmlinux): no map iterator; elements by key iteration, memcg from the owners");
+		bpfmem_warn("note: no kernel BTF (/sys/kernel/btf/vmlinux): no map iterator; elements by key iteration, memcg from the owners");
 	else if (err)
-		bpfmem_err("map iterator not loaded (%s%s): elements by key iteration, memcg from the owners",
-			   strerror(-err), verbose ? "" : "; -v shows libbpf's log");
+		bpfmem_warn("map iterator not loaded (%s%s): elements by key iteration, memcg from the owners",
+			    strerror(-err), verbose ? "" : "; -v shows libbpf's log");
 	return err;
 }
 
