@@ -109,6 +109,16 @@ static const struct bpfmem_opt opts[] = {
 	{},
 };
 
+/* the EXAMPLES of -h, which bpfmem-exporter(8) lists too (tests/unit/check-man.py) */
+static const struct bpfmem_example examples[] = {
+	{ "bpfmem exporter", "serve on 127.0.0.1:9731" },
+	{ "bpfmem exporter --listen '[::]:9731' --interval 5",
+	  "serve on every IPv6 address; scrapes within 5 s of a collection reuse it" },
+	{ "bpfmem exporter -l 192.0.2.10:9100 -v",
+	  "serve on one address, with libbpf's debug output" },
+	{},
+};
+
 static int parse_opt(int key, const char *arg, void *ctx)
 {
 	switch (key) {
@@ -127,6 +137,7 @@ static const struct bpfmem_cli cli = {
 	       "metrics: GET /metrics (text 0.0.4, OpenMetrics 1.0 if Accept asks), GET / index.",
 	.epilog = "Program run time and counts: BPF_ENABLE_STATS is held while the exporter runs.",
 	.opts = opts,
+	.examples = examples,
 	.parse = parse_opt,
 	.verbose = &env.verbose,
 };

@@ -151,6 +151,20 @@ static const struct bpfmem_opt opts[] = {
 	{},
 };
 
+/* the EXAMPLES of -h, which bpfmem-flows(8) lists too (tests/unit/check-man.py) */
+static const struct bpfmem_example examples[] = {
+	{ "bpfmem flows -d 10 -T 5", "the 5 busiest flows of each second, for 10 seconds" },
+	{ "bpfmem flows --closed --proto tcp -i 5",
+	  "TCP traffic every 5 seconds and every closed connection's totals" },
+	{ "bpfmem flows -6 -s rx -p $(pidof -s sshd)",
+	  "one process' IPv6 flows, most bytes received first" },
+	{ "bpfmem flows -H --hook kprobe -d 30",
+	  "send and receive sizes as histograms, through kprobes" },
+	{ "bpfmem flows -c /sys/fs/cgroup/system.slice/nginx.service -j -d 60 > flows.json",
+	  "one service's flows as JSON for a minute" },
+	{},
+};
+
 /* A flow is its key and its start (a reused 5-tuple is a new flow). */
 static int flow_cmp(const void *a, const void *b)
 {
@@ -744,6 +758,7 @@ static const struct bpfmem_cli cli = {
 		  "Exit status: 0, 1 error, 2 bad arguments, 3 events were dropped (map full, ring\n"
 		  "buffer full, allocation failure): the counts are incomplete.",
 	.opts = opts,
+	.examples = examples,
 	.parse = parse_opt,
 	.verbose = &env.verbose,
 };

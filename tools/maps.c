@@ -109,6 +109,17 @@ static const struct bpfmem_opt opts[] = {
 	{},
 };
 
+/* the EXAMPLES of -h, which bpfmem-maps(8) lists too (tests/unit/check-man.py) */
+static const struct bpfmem_example examples[] = {
+	{ "bpfmem maps -s memlock", "every map, largest memlock first" },
+	{ "bpfmem maps -s cached -i 5", "most allocator-cached bytes first, every 5 seconds" },
+	{ "bpfmem maps --name flows -i 1 -n 10", "the maps named flows, every second, 10 times" },
+	{ "bpfmem maps -p $(pidof -s syscount) -j", "the maps one process holds, as JSON" },
+	{ "bpfmem maps --prometheus > /var/lib/prometheus/node-exporter/bpfmem.prom",
+	  "one snapshot for node-exporter's textfile collector" },
+	{},
+};
+
 static int parse_opt(int key, const char *arg, void *ctx)
 {
 	static const char *const sorts[] = { "id", "name", "type", "memlock", "elements",
@@ -147,6 +158,7 @@ static const struct bpfmem_cli cli = {
 		  "(= max_entries), iterated (keys counted, maps up to "
 		  STR(BPFMEM_ITER_MAX_ENTRIES) " entries), else n/a.",
 	.opts = opts,
+	.examples = examples,
 	.parse = parse_opt,
 	.verbose = &env.verbose,
 };

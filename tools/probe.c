@@ -42,6 +42,17 @@ static const struct bpfmem_opt opts[] = {
 	{},
 };
 
+/* the EXAMPLES of -h, which bpfmem-probe(8) lists too (tests/unit/check-man.py) */
+static const struct bpfmem_example examples[] = {
+	{ "bpfmem probe", "what this kernel offers bpfmem" },
+	{ "bpfmem probe -j", "the same, as one JSON object" },
+	{ "bpfmem probe --selftest", "10 keys x 1000 calls counted through the default hook" },
+	{ "bpfmem probe --selftest --hook kprobe -n 500",
+	  "10 keys x 500 calls counted through a kprobe" },
+	{ "bpfmem probe --selftest -k 512 -n 100", "512 keys x 100 calls" },
+	{},
+};
+
 static int parse_opt(int key, const char *arg, void *ctx)
 {
 	static const char *const hooks[] = { "fentry", "kprobe" };
@@ -73,6 +84,7 @@ static const struct bpfmem_cli cli = {
 	.usage = "[-j] [--selftest [--hook fentry|kprobe] [-n N] [-k KEYS]] [-v]",
 	.doc = "Report what the running kernel offers bpfmem.",
 	.opts = opts,
+	.examples = examples,
 	.parse = parse_opt,
 	.verbose = &env.verbose,
 };

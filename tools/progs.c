@@ -76,6 +76,16 @@ static const struct bpfmem_opt opts[] = {
 	{},
 };
 
+/* the EXAMPLES of -h, which bpfmem-progs(8) lists too (tests/unit/check-man.py) */
+static const struct bpfmem_example examples[] = {
+	{ "bpfmem progs -d 10", "the 20 programs that ran longest in each second, for 10 seconds" },
+	{ "bpfmem progs -s misses -T 0 -n 1 -i 5",
+	  "every program over 5 seconds, most missed runs first" },
+	{ "bpfmem progs -s runs -T 5 -i 10", "the 5 programs run most often, every 10 seconds" },
+	{ "bpfmem progs --id 42 -j", "one program, as JSON, every second" },
+	{},
+};
+
 static int parse_opt(int key, const char *arg, void *ctx)
 {
 	static const char *const sorts[] = { "runtime", "runs", "misses", "id" };
@@ -110,6 +120,7 @@ static const struct bpfmem_cli cli = {
 	.doc = "Run time, runs and recursion misses of every BPF program per interval, with the\n"
 	       "memory of the maps each one uses. Holds BPF_ENABLE_STATS while it runs.",
 	.opts = opts,
+	.examples = examples,
 	.parse = parse_opt,
 	.verbose = &env.verbose,
 };

@@ -128,6 +128,19 @@ static const struct bpfmem_opt opts[] = {
 	{},
 };
 
+/* the EXAMPLES of -h, which bpfmem-savings(8) lists too (tests/unit/check-man.py) */
+static const struct bpfmem_example examples[] = {
+	{ "bpfmem savings",
+	  "the defaults: key 40 B, value 48 B, 10240 entries, 0.1 to 100 % full, churn" },
+	{ "bpfmem savings --lru -k 16 -V 64 -e 65536 -o 1,10,100 --no-churn",
+	  "an LRU hash map's cost at three occupancies" },
+	{ "bpfmem savings --fill user --churn 80 --rounds 32 -j",
+	  "filled from user space, churn at 80 % for 32 rounds, as JSON" },
+	{ "bpfmem savings --csv-file savings.csv",
+	  "the table, and the CSV for tools/plot-savings.sh" },
+	{},
+};
+
 static int parse_occ(const char *s);
 
 static int parse_opt(int key, const char *arg, void *ctx)
@@ -197,6 +210,7 @@ static const struct bpfmem_cli cli = {
 	.doc = "Measure the memory a BPF_F_NO_PREALLOC hash map saves versus a preallocated one,\n"
 	       "in a fresh memory cgroup per case (memory.current after draining charge stocks).",
 	.opts = opts,
+	.examples = examples,
 	.parse = parse_opt,
 	.verbose = &env.verbose,
 };

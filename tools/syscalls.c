@@ -114,6 +114,20 @@ static const struct bpfmem_opt opts[] = {
 	{},
 };
 
+/* the EXAMPLES of -h, which bpfmem-syscalls(8) lists too (tests/unit/check-man.py) */
+static const struct bpfmem_example examples[] = {
+	{ "bpfmem syscalls -d 10", "the 10 most frequent syscalls over 10 seconds" },
+	{ "bpfmem syscalls -P -L -i 1 -c /sys/fs/cgroup/system.slice",
+	  "per process, with latency, every second, for one cgroup and its descendants" },
+	{ "bpfmem syscalls -p $(pidof -s nginx) -x -T 0",
+	  "every syscall that failed in one process" },
+	{ "bpfmem syscalls -e ENOENT -j -d 5", "syscalls that failed with ENOENT, as JSON" },
+	{ "bpfmem syscalls -L -H -m --hook tp -d 30",
+	  "latency histograms in ms from the raw_syscalls tracepoints, for 30 seconds" },
+	{ "bpfmem syscalls -l", "the syscalls this build knows" },
+	{},
+};
+
 static const char *sc_name(__u32 nr, char *buf, size_t len)
 {
 	if (nr < SYSCALL_NR_MAX && syscall_names[nr])
@@ -490,6 +504,7 @@ static int parse_args(int argc, char **argv, bool *list)
 		.epilog = "Exit status: 0, 1 error, 2 bad arguments, 3 events were dropped (map full):\n"
 			  "the counts are incomplete.",
 		.opts = opts,
+		.examples = examples,
 		.parse = parse_opt,
 		.ctx = list,
 		.verbose = &env.verbose,

@@ -14,10 +14,18 @@ bad option, a missing argument and an operand each give one line on stderr and e
 with -j/--json (before or after it) also one JSON object {"error":...} on stdout.
 bpfmem(8) names every subcommand's page and documents -h/--help and -V/--version, and
 `bpfmem --version` / `-V` print the meson version.
+
+EXAMPLES: the lines `bpfmem CMD -h` ends with (struct bpfmem_example examples[] of
+tools/CMD.c in the unit-only build) are one list with the page's EXAMPLES entries that
+run bpfmem (same commands, same order, the same text but for the first letter's case
+and a final period): 3 to 6 of them, each running bpfmem CMD with only options -h
+lists, and, with the binary, whose options the parser accepts (the example with -h
+appended exits 0 printing the help; $(...) stands for this script's PID).
 """
 import json
 import os
 import re
+import shlex
 import subprocess
 import sys
 
@@ -69,6 +77,77 @@ def page_options(rst):
             head = re.split(r' {2,}', line)[0]
             opts |= set(OPT.findall(head))
     return opts
+
+
+def help_examples(text):
+    """(command, what) pairs of the EXAMPLES a -h text ends with (tools/lib/cli.c):
+    "    COMMAND  # what" lines, or "    COMMAND" each with "        # what" under it.
+    None without an EXAMPLES section; a line of neither form is an entry ('?', line)."""
+    if '\nEXAMPLES:\n' not in text:
+        return None
+    ex = []
+    for line in text.split('\nEXAMPLES:\n', 1)[1].splitlines():
+        if line.startswith('        # ') and ex and ex[-1][1] is None:
+            ex[-1] = (ex[-1][0], line[len('        # '):])
+        elif line.startswith('    ') and line[4:5] not in ('', ' '):
+            cmd, sep, what = line[4:].partition('  # ')
+            ex.append((cmd.rstrip(), what if sep else None))
+        else:
+            ex.append(('?', line))
+    return ex
+
+
+def c_string(lit):
+    """The value of a C string literal's body (the escapes the tables use)."""
+    return re.sub(r'\\(.)', r'\1', lit)
+
+
+def table_examples(src):
+    """struct bpfmem_example examples[] of a tools/CMD.c: (command, what) pairs."""
+    t = re.search(r'static const struct bpfmem_example examples\[\] = \{(.*?)\n\};', src, re.S)
+    if not t:
+        return None
+    s = r'"((?:[^"\\]|\\.)*)"'
+    return [(c_string(c), c_string(w)) for c, w in
+            re.findall(r'\{ ' + s + r',\s*' + s + r' \}', t.group(1))]
+
+
+def page_examples(rst):
+    """The entries of a page's EXAMPLES section that run bpfmem: a line **COMMAND**,
+    then its indented description (joined); other entries (curl ...) are left out."""
+    m = re.search(r'^EXAMPLES\n=+\n(.*?)(?=^[A-Z][A-Z ]+\n=+\n|\Z)', rst, re.M | re.S)
+    if not m:
+        return None
+    ex = []
+    cur = None
+    for line in m.group(1).splitlines():
+        b = re.match(r'^\*\*(.*)\*\*$', line)
+        if b:
+            cur = [b.group(1), []] if b.group(1).startswith('bpfmem ') else None
+            if cur:
+                ex.append(cur)
+        elif cur and line.startswith('    '):
+            cur[1].append(line.strip())
+        else:
+            cur = None
+    return [(c, ' '.join(w)) for c, w in ex]
+
+
+def what_key(what):
+    """An example's text, but for the first letter's case and a final period."""
+    what = (what or '').strip().rstrip('.')
+    return what[:1].lower() + what[1:]
+
+
+def example_args(cmd):
+    """The words of an example after "bpfmem CMD", up to a redirection or pipe, with
+    $(...) (a PID) as this process' PID."""
+    words = []
+    for w in shlex.split(re.sub(r'\$\([^)]*\)', str(os.getpid()), cmd))[2:]:
+        if w in ('>', '>>', '|', '<', '&&', ';'):
+            break
+        words.append(w)
+    return words
 
 
 STD_OPTS = {'-v', '--verbose', '-h', '--help'}   # tools/lib/cli.c adds them to every table
@@ -152,6 +231,33 @@ for cmd in cmds:
     ok(helped == documented, '%s: the page documents the options of %s' % (cmd, where),
        'only in -h: %s\nonly in the page: %s' % (' '.join(sorted(helped - documented)),
                                                   ' '.join(sorted(documented - helped))))
+    # EXAMPLES: one list in -h (or the table) and the page
+    examples = help_examples(text) if binary else table_examples(src)
+    ok(examples is not None and 3 <= len(examples) <= 6,
+       '%s: %s has 3 to 6 EXAMPLES (%d)' % (cmd, where, len(examples or [])), text)
+    examples = examples or []
+    page_ex = page_examples(read(page_path))
+    ok(page_ex is not None, '%s: the page has an EXAMPLES section' % cmd)
+    page_ex = page_ex or []
+    key = lambda ex: [(c, what_key(w)) for c, w in ex]
+    ok(key(examples) == key(page_ex),
+       '%s: the page\'s EXAMPLES are those of %s, in order' % (cmd, where),
+       'in %s:\n%s\nin the page:\n%s' % (where,
+           '\n'.join('  %s  # %s' % e for e in key(examples)),
+           '\n'.join('  %s  # %s' % e for e in key(page_ex))))
+    for c, w in examples:
+        words = shlex.split(c)
+        unknown = [o for o in (x.split('=')[0] for x in example_args(c)) if
+                   o.startswith('-') and o not in helped]
+        ok(words[:2] == ['bpfmem', cmd] and w and not unknown,
+           '%s: example `%s` runs bpfmem %s with options of %s' % (cmd, c, cmd, where),
+           'unknown options: %s' % ' '.join(unknown))
+        if binary:
+            r = subprocess.run([binary, cmd] + example_args(c) + ['-h'], capture_output=True,
+                               text=True)
+            ok(r.returncode == 0 and r.stdout.startswith('Usage: bpfmem %s ' % cmd) and
+               not r.stderr, '%s: the parser accepts the options of `%s`' % (cmd, c),
+               'exit %d, stderr: %s' % (r.returncode, r.stderr))
     accepted = table_options(src)
     for (c, o), why in sorted(ACCEPTED_UNLISTED.items()):
         if c == cmd and accepted and o in accepted and o not in helped:

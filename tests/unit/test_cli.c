@@ -48,11 +48,18 @@ static int parse(int key, const char *arg, void *ctx)
 	return 0;
 }
 
+static const struct bpfmem_example examples[] = {
+	{ "bpfmem test", "everything" },
+	{ "bpfmem test -p 1 -j", "one process, as JSON" },
+	{},
+};
+
 static const struct bpfmem_cli cli = {
 	.usage = "[-p PID] [-j]",
 	.doc = "A test command.",
 	.epilog = "The end.",
 	.opts = opts,
+	.examples = examples,
 	.parse = parse,
 	.verbose = &got.verbose,
 };
@@ -235,6 +242,43 @@ int main(void)
 	CHECK(strstr(help, "\n  -v, --verbose          libbpf debug output\n"
 			   "  -h, --help             this help\nThe end.\n") != NULL,
 	      "-h: -v and -h added last, then the epilog");
+	CHECK(strstr(help, "\nThe end.\n\nEXAMPLES:\n"
+			   "    bpfmem test          # everything\n"
+			   "    bpfmem test -p 1 -j  # one process, as JSON\n") != NULL &&
+	      help[strlen(help) - 1] == '\n' && strstr(help, "as JSON\n")[8] == '\0',
+	      "-h ends with EXAMPLES, libbpf-tools' \"command  # what\", aligned");
+	{
+		static const struct bpfmem_example long_ex[] = {
+			{ "bpfmem test", "everything" },
+			{ "bpfmem test -p 1 -x /a/path/long/enough/to/push/the/comments/out/of/80",
+			  "one process" },
+			{},
+		};
+		struct bpfmem_cli c = cli;
+		FILE *f = tmpfile();
+		size_t len;
+
+		c.examples = long_ex;
+		bpfmem_cli_help(&c, f);
+		rewind(f);
+		len = fread(help, 1, sizeof(help) - 1, f);
+		help[len] = '\0';
+		fclose(f);
+		CHECK(strstr(help, "\nEXAMPLES:\n    bpfmem test\n        # everything\n"
+				   "    bpfmem test -p 1 -x /a/path/long/enough/to/push/the/comments/"
+				   "out/of/80\n        # one process\n") != NULL,
+		      "-h: EXAMPLES that do not fit in 80 columns have each comment under its "
+		      "command");
+		c.examples = NULL;
+		f = tmpfile();
+		bpfmem_cli_help(&c, f);
+		rewind(f);
+		len = fread(help, 1, sizeof(help) - 1, f);
+		help[len] = '\0';
+		fclose(f);
+		CHECK(!strstr(help, "EXAMPLES") && strstr(help, "The end.\n")[9] == '\0',
+		      "-h: no examples, no EXAMPLES section");
+	}
 
 	/* -j/--json: the error line also as one JSON object on stdout, as bpftool -j;
 	 * stderr keeps the line, the status is the same

@@ -129,11 +129,21 @@ struct bpfmem_opt {
 	bool *flag;		/* a flag: set to true, and the parse callback is not called */
 };
 
+/*
+ * One line of -h's EXAMPLES, as libbpf-tools have them; the manual page's EXAMPLES
+ * lists the same (tests/unit/check-man.py).
+ */
+struct bpfmem_example {
+	const char *cmd;	/* the whole command line, "bpfmem CMD ..." */
+	const char *what;	/* what it does, a short phrase */
+};
+
 struct bpfmem_cli {
 	const char *usage;	/* -h's synopsis after "Usage: bpfmem CMD " ('\n' + indent) */
 	const char *doc;	/* -h's paragraph under the synopsis */
 	const char *epilog;	/* -h's text after the options, or NULL */
 	const struct bpfmem_opt *opts;	/* ends with {}; -v and -h are added */
+	const struct bpfmem_example *examples;	/* -h's EXAMPLES, last; ends with {} */
 	/* called per option in order: 0, or nonzero after its one-line error */
 	int (*parse)(int key, const char *arg, void *ctx);
 	void *ctx;

@@ -3,9 +3,10 @@
  * The option parser of every bpfmem subcommand: one table (struct bpfmem_opt) gives
  * getopt_long()'s short string and long options, and the option list of -h, so the
  * three cannot disagree (tests/unit/check-man.py compares -h with the manual pages).
- * -h/--help and -v/--verbose are added to every table here. A bad option, a missing
- * argument or an operand is one line on stderr and exit status 2; with -j/--json
- * anywhere on the command line, also {"error":"..."} on stdout (bpfmem_err_json()).
+ * -h/--help and -v/--verbose are added to every table here; -h ends with the command's
+ * EXAMPLES. A bad option, a missing argument or an operand is one line on stderr and
+ * exit status 2; with -j/--json anywhere on the command line, also {"error":"..."} on
+ * stdout (bpfmem_err_json()).
  */
 #include <errno.h>
 #include <getopt.h>
@@ -15,6 +16,8 @@
 #include "bpfmem.h"
 
 #define HELP_COL 25	/* where an option's text starts in -h */
+#define EX_INDENT 4	/* an example's command in -h, as libbpf-tools indent it */
+#define EX_WIDTH 80	/* the lines "COMMAND  # what" of EXAMPLES fit in it */
 /*
  * getopt_long() returns LONG_VAL + i for the long option of table entry i (not its
  * key): then getopt's optopt is a short option's letter only for a short option, and
@@ -68,6 +71,35 @@ static void help_opt(FILE *f, const struct bpfmem_opt *o)
 	fprintf(f, "%s\n", t);
 }
 
+/*
+ * EXAMPLES: "    COMMAND  # what", the comments aligned, when every line fits in
+ * EX_WIDTH columns; else each comment under its command (long cgroup paths)
+ */
+static void help_examples(FILE *f, const struct bpfmem_example *ex)
+{
+	const struct bpfmem_example *e;
+	size_t cmd = 0, what = 0;
+	bool one_line;
+
+	if (!ex || !ex->cmd)
+		return;
+	for (e = ex; e->cmd; e++) {
+		if (strlen(e->cmd) > cmd)
+			cmd = strlen(e->cmd);
+		if (strlen(e->what) > what)
+			what = strlen(e->what);
+	}
+	one_line = EX_INDENT + cmd + 4 + what <= EX_WIDTH;
+	fprintf(f, "\nEXAMPLES:\n");
+	for (e = ex; e->cmd; e++) {
+		if (one_line)
+			fprintf(f, "%*s%-*s  # %s\n", EX_INDENT, "", (int)cmd, e->cmd, e->what);
+		else
+			fprintf(f, "%*s%s\n%*s# %s\n", EX_INDENT, "", e->cmd, 2 * EX_INDENT, "",
+				e->what);
+	}
+}
+
 void bpfmem_cli_help(const struct bpfmem_cli *cli, FILE *f)
 {
 	const struct bpfmem_opt *o;
@@ -79,6 +111,7 @@ void bpfmem_cli_help(const struct bpfmem_cli *cli, FILE *f)
 		help_opt(f, o);
 	if (cli->epilog)
 		fprintf(f, "%s\n", cli->epilog);
+	help_examples(f, cli->examples);
 }
 
 static const struct bpfmem_opt *find_key(const struct bpfmem_cli *cli, int key)
