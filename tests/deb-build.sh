@@ -6,7 +6,8 @@
 #                                  its parent directory, never the work tree's)
 #   lintian                        no error (warnings are printed)
 #   dpkg-deb -c                    exactly bpfmem in /usr/sbin, one manual page per
-#                                  command, the exporter's unit, the docs dh adds
+#                                  command, the exporter's unit, the bash completion,
+#                                  the docs dh adds
 #   systemd-analyze verify         the packaged unit, with ExecStart pointed at the
 #                                  packaged binary
 #   bpfmem --version               the packaged binary prints the version of
@@ -61,11 +62,12 @@ want=$( { echo /usr/sbin/bpfmem
 	for p in bpfmem bpfmem-probe bpfmem-syscalls bpfmem-flows bpfmem-maps bpfmem-progs \
 		bpfmem-savings bpfmem-exporter; do echo "/usr/share/man/man8/$p.8.gz"; done
 	echo /lib/systemd/system/bpfmem-exporter.service
+	echo /usr/share/bash-completion/completions/bpfmem
 	echo /usr/share/doc/bpfmem/changelog.gz
 	echo /usr/share/doc/bpfmem/copyright
 	echo /usr/share/lintian/overrides/bpfmem; } | sort)
 [ "$files" = "$want" ]
-ok $? "the package holds exactly bpfmem, 8 manual pages, the unit and its docs" \
+ok $? "the package holds exactly bpfmem, 8 manual pages, the unit, the completion and its docs" \
 	"$(diff <(echo "$want") <(echo "$files"))"
 
 x=$d/x
@@ -78,6 +80,12 @@ for p in "$x"/usr/share/man/man8/*.8.gz; do
 	[ $? = 0 ] && [ -z "$err" ]
 	ok $? "man -l $(basename "$p") renders without warnings" "$err"
 done
+# the packaged completion, sourced by bash, completes the packaged binary's subcommands
+out=$(PATH=$x/usr/sbin:$PATH bash -c '. "$1" && f=$(complete -p bpfmem) && f=${f#complete -F } &&
+	COMP_WORDS=(bpfmem fl) COMP_CWORD=1 && "${f%% *}" bpfmem fl bpfmem &&
+	echo "${COMPREPLY[*]}"' _ "$x/usr/share/bash-completion/completions/bpfmem" 2>&1)
+[ "$out" = flows ]
+ok $? "the packaged bash completion completes 'bpfmem fl' to flows" "$out"
 unit=$x/lib/systemd/system/bpfmem-exporter.service
 mkdir -p "$d/unit"
 sed "s|^ExecStart=/usr/sbin/bpfmem |ExecStart=$x/usr/sbin/bpfmem |" "$unit" >"$d/unit/bpfmem-exporter.service"

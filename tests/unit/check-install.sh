@@ -3,19 +3,20 @@
 #
 # What `meson install` puts on a machine (TAP): the tree of `meson install --destdir`
 # into a temporary directory holds exactly bpfmem in sbin (when this build has it: the
-# unit-only build has no CLI), one page per command in man8 and the
-# exporter's systemd unit; each page renders with `man -l` without a warning; the unit
+# unit-only build has no CLI), one page per command in man8, the
+# exporter's systemd unit and the bash completion (which bash can source); each page renders with `man -l` without a warning; the unit
 # passes `systemd-analyze verify` (with ExecStart pointed at the installed binary) and
 # names that binary; the installed bpfmem prints the meson version.
 #
-#   tests/unit/check-install.sh BUILDDIR VERSION SBINDIR MAN8DIR UNITDIR [bpfmem]
+#   tests/unit/check-install.sh BUILDDIR VERSION SBINDIR MAN8DIR UNITDIR COMPLETIONSDIR \
+#       [bpfmem]
 #
 # The Debian package (dpkg-buildpackage, lintian) is checked by tests/deb-build.sh,
 # not here: it builds the whole tree again (a minute or more on two CPUs) and runs
 # lintian (slow), too long for the unit suite.
 set -uo pipefail
 
-builddir=$1 version=$2 sbindir=$3 man8=$4 unitdir=$5 want_cli=${6:-}
+builddir=$1 version=$2 sbindir=$3 man8=$4 unitdir=$5 compdir=$6 want_cli=${7:-}
 top=$(cd "$(dirname "$0")/../.." && pwd)
 pages=(bpfmem bpfmem-probe bpfmem-syscalls bpfmem-flows bpfmem-maps bpfmem-progs
 	bpfmem-savings bpfmem-exporter)
@@ -32,10 +33,11 @@ expect=()
 [ -n "$want_cli" ] && expect+=("$sbindir/bpfmem")
 for p in "${pages[@]}"; do expect+=("$man8/$p.8"); done
 expect+=("$unitdir/bpfmem-exporter.service")
+expect+=("$compdir/bpfmem")
 got=$(cd "$root" && find . -type f -o -type l | sed 's|^\.||' | sort)
 want=$(printf '%s\n' "${expect[@]}" | sort)
 [ "$got" = "$want" ]
-ok $? "installed files: exactly ${#expect[@]} (${want_cli:+bpfmem, }${#pages[@]} pages, the unit)" \
+ok $? "installed files: exactly ${#expect[@]} (${want_cli:+bpfmem, }${#pages[@]} pages, the unit, the completion)" \
 	"$(diff <(echo "$want") <(echo "$got"))"
 
 if [ -n "$want_cli" ]; then
@@ -65,6 +67,11 @@ for p in "${pages[@]}"; do
 		grep -q "^EXIT STATUS" "$d/page.txt"
 	ok $? "man -l $p.8 renders without warnings (NAME ... EXIT STATUS)" "$err"
 done
+
+# the completion: named after the command, sourced by bash it registers _bpfmem
+out=$(bash -c '. "$1" && complete -p bpfmem' _ "$root$compdir/bpfmem" 2>&1)
+[ "$out" = "complete -F _bpfmem bpfmem" ]
+ok $? "$compdir/bpfmem, sourced by bash, completes bpfmem" "$out"
 
 unit=$root$unitdir/bpfmem-exporter.service
 if [ -f "$unit" ]; then
