@@ -57,9 +57,8 @@
 #include <bpf/libbpf.h>
 
 #include "cmds.h"
-#include "bpfmem.h"
+#include "libbpfmem.h"
 #include "abi/flows.h"
-#include "mapread.h"
 #include "flows.skel.h"
 
 #define PROBE_FUNC "tcp_sendmsg"

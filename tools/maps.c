@@ -50,7 +50,7 @@
  * "owners[].cgroup" is each holder's own cgroup (/proc/PID/cgroup), which may differ.
  *
  * Prometheus (--prometheus): text exposition format 0.0.4 for a node-exporter
- * textfile collector, the schema of `bpfmem exporter` (tools/lib/prom.c): per-map
+ * textfile collector, the schema of `bpfmem exporter` (tools/collect/prom_schema.c): per-map
  * families bpfmem_map_* labelled id, name, type, mode (fixed for the map's life), its
  * memcg and owners in bpfmem_map_info; bpfmem_memcg_* by memcg; bpfmem_maps_* totals;
  * bpfmem_alloc_* per (owner, map_id); bpfmem_series_present.
@@ -71,8 +71,9 @@
 #include <bpf/libbpf.h>
 
 #include "cmds.h"
-#include "mapscan.h"
-#include "prom.h"
+#include "libbpfmem.h"
+#include "map_sample.h"
+#include "prom_schema.h"
 
 enum sort_key { S_ID, S_NAME, S_TYPE, S_MEMLOCK, S_ELEMENTS, S_CACHED, S_PENDING, S_MAX_ENTRIES };
 
@@ -423,7 +424,7 @@ static void print_json(const struct bpfmem_maps_sample *s)
 	fflush(stdout);
 }
 
-/* the schema shared with the exporter (tools/lib/prom.c) */
+/* the schema shared with the exporter (tools/collect/prom_schema.c) */
 static int print_prom(const struct bpfmem_maps_sample *s)
 {
 	struct bpfmem_buf b = {};

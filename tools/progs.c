@@ -37,9 +37,9 @@
 #include <bpf/libbpf.h>
 
 #include "cmds.h"
-#include "bpfmem.h"
-#include "mapscan.h"
-#include "progscan.h"
+#include "libbpfmem.h"
+#include "map_sample.h"
+#include "prog_sample.h"
 
 enum sort_key { S_RUNTIME, S_RUNS, S_MISSES, S_ID };
 

@@ -49,9 +49,8 @@
 #include <bpf/libbpf.h>
 
 #include "cmds.h"
-#include "bpfmem.h"
+#include "libbpfmem.h"
 #include "abi/syscalls.h"
-#include "mapread.h"
 #include "syscalls-delta.h"
 #include "syscalls.skel.h"
 #include "syscalls-tables.h"

@@ -50,10 +50,10 @@ else
 	n=$((n + 1)); echo "ok $n - # SKIP $sbindir/bpfmem: this unit-only build has no CLI"
 fi
 
-# the exporter's index line says BPFMEM_VERSION of tools/lib/bpfmem.h: the same version
-hv=$(sed -n 's/^#define BPFMEM_VERSION "\(.*\)"$/\1/p' "$top/tools/lib/bpfmem.h")
+# the exporter's index line says BPFMEM_VERSION of tools/lib/libbpfmem.h: the same version
+hv=$(sed -n 's/^#define BPFMEM_VERSION "\(.*\)"$/\1/p' "$top/tools/lib/libbpfmem.h")
 [ "$hv" = "$version" ]
-ok $? "BPFMEM_VERSION of tools/lib/bpfmem.h ($hv) is the project version ($version)"
+ok $? "BPFMEM_VERSION of tools/lib/libbpfmem.h ($hv) is the project version ($version)"
 
 for p in "${pages[@]}"; do
 	f=$root$man8/$p.8

@@ -4,7 +4,7 @@
  *  - bpfmem_grow(), the one grow-array of the tools: capacity doubled, and on a
  *    failure (realloc() refusing, or a size that overflows size_t) the array and its
  *    recorded capacity unchanged, so the caller never writes past its buffer;
- *  - bpfmem_text_safe() (output.c), names from the system for text output: control
+ *  - bpfmem_text_safe() (text_safe.c), names from the system for text output: control
  *    bytes and escape sequences as \xNN, UTF-8 kept, cut at a whole escape;
  *  - bpfmem_tracer_status(), the exit status syscalls and flows share (3: events
  *    were dropped, the counts are incomplete).
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bpfmem.h"
+#include "libbpfmem.h"
 #include "tap.h"
 
 static void test_grow(void)

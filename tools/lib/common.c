@@ -12,7 +12,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "bpfmem.h"
+#include "common.h"
+#include "json.h"
 
 const char *bpfmem_cmd = "bpfmem";
 

@@ -6,12 +6,14 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "bpfmem.h"
+#include "common.h"
+#include "opts.h"
 
 int bpfmem_parse_long(const char *s, long min, long max, long *out)
 {

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Collection of `bpfmem maps`, shared with `bpfmem exporter`: one sample of every
- * BPF map (sources and the order of the element sources: top of tools/maps.c).
+ * Collection of `bpfmem maps`, shared with `bpfmem progs` and `bpfmem exporter`: one
+ * sample of every BPF map (sources and the order of the element sources: top of
+ * tools/maps.c). Here, not in tools/lib, because it loads a BPF program (the map
+ * iterator, maps.skel.h), which the CLI builds; the parts that need no BPF are the
+ * library's (alloc_listing.c, cgroup_index.c) and host-tested.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
@@ -15,7 +18,8 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "mapscan.h"
+#include "libbpfmem.h"
+#include "map_sample.h"
 #include "abi/maps.h"
 #include "maps.skel.h"
 
