@@ -9,7 +9,10 @@
 # names that binary; the installed bpfmem prints the meson version.
 #
 #   tests/unit/check-install.sh BUILDDIR VERSION SBINDIR MAN8DIR UNITDIR COMPLETIONSDIR \
-#       [bpfmem]
+#       bpfmem|'' SUBCOMMAND...
+#
+# The subcommands (one page each) are bpfmem_cmds of tools/meson.build, passed by
+# tests/unit/meson.build.
 #
 # The Debian package (dpkg-buildpackage, lintian) is checked by tests/deb-build.sh,
 # not here: it builds the whole tree again (a minute or more on two CPUs) and runs
@@ -17,9 +20,10 @@
 set -uo pipefail
 
 builddir=$1 version=$2 sbindir=$3 man8=$4 unitdir=$5 compdir=$6 want_cli=${7:-}
+shift 7
 top=$(cd "$(dirname "$0")/../.." && pwd)
-pages=(bpfmem bpfmem-probe bpfmem-syscalls bpfmem-flows bpfmem-maps bpfmem-progs
-	bpfmem-savings bpfmem-exporter)
+pages=(bpfmem)
+for c in "$@"; do pages+=("bpfmem-$c"); done
 . "$top/tests/tap.sh"
 
 d=$(mktemp -d)
