@@ -62,7 +62,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -133,11 +132,7 @@ static int parse_opt(int key, const char *arg, void *ctx)
 		env.name = arg;
 		return 0;
 	case OPT_ID:
-		if (bpfmem_parse_long(arg, 1, UINT_MAX, &env.id)) {
-			bpfmem_err("invalid map id '%s'", arg);
-			return -EINVAL;
-		}
-		return 0;
+		return bpfmem_parse_id(arg, "map", &env.id);
 	case 's':
 		return bpfmem_parse_choice(arg, sorts, sizeof(sorts) / sizeof(sorts[0]),
 					   "sort key", &env.sort);

@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -572,19 +573,8 @@ int bpfmem_maps_sample(struct bpfmem_maps_sample *s, const struct bpfmem_maps_fi
 const struct bpfmem_map_row *bpfmem_maps_find(const struct bpfmem_maps_sample *s,
 					      unsigned int id)
 {
-	size_t lo = 0, hi = s->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (s->rows[mid].info.id == id)
-			return &s->rows[mid];
-		if (s->rows[mid].info.id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	return bpfmem_find_id(s->rows, s->n, sizeof(*s->rows),
+			      offsetof(struct bpfmem_map_row, info.id), id);
 }
 
 void bpfmem_maps_close(void)

@@ -52,5 +52,12 @@ int bpfmem_tracer_status(int err, long long dropped);
  * on never writes past its buffer.
  */
 int bpfmem_grow(void *pp, size_t *cap, size_t need, size_t elem);
+/*
+ * The element of id @id in the array @rows of @n elements of @size bytes, sorted by the
+ * unsigned int at byte @off of each (e.g. offsetof(struct bpfmem_map_row, info.id)),
+ * by binary search; NULL if none has it.
+ */
+const void *bpfmem_find_id(const void *rows, size_t n, size_t size, size_t off,
+			   unsigned int id);
 
 #endif

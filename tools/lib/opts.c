@@ -36,6 +36,24 @@ int bpfmem_parse_long(const char *s, long min, long max, long *out)
 	return 0;
 }
 
+int bpfmem_parse_max_entries(const char *s, long *out)
+{
+	if (bpfmem_parse_long(s, 1, 1 << 24, out)) {
+		bpfmem_err("invalid --max-entries '%s' (1..16777216)", s);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int bpfmem_parse_id(const char *s, const char *what, long *out)
+{
+	if (bpfmem_parse_long(s, 1, UINT_MAX, out)) {
+		bpfmem_err("invalid %s id '%s'", what, s);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 int bpfmem_parse_pid(const char *s, pid_t *pid)
 {
 	char path[64];

@@ -21,6 +21,12 @@ int bpfmem_parse_pid(const char *s, pid_t *pid);
 /* Parses an interval in seconds (> 0, <= 1 day). */
 int bpfmem_parse_seconds(const char *s, double *out);
 
+/* --max-entries N of the tracers (syscalls, flows): the size of their map, 1..2^24. */
+int bpfmem_parse_max_entries(const char *s, long *out);
+/* --id ID of the collectors (maps, progs): a map's or program's id (@what: "map",
+ * "program"), 1..UINT_MAX; error line "invalid @what id '@s'".
+ */
+int bpfmem_parse_id(const char *s, const char *what, long *out);
 /* Opens a cgroup v2 directory; returns its id (inode) or < 0 with an error line. */
 int bpfmem_cgroup_id(const char *path, unsigned long long *id);
 /* -p/--pid PID and -c/--cgroup DIR of the tracers (syscalls, flows): what they count.
