@@ -57,21 +57,25 @@ rc=$?
 printf '%s\n' "$out" | sed 's/^/# lintian: /'
 ok $rc "lintian: no errors ($(($(date +%s) - s)) s)" "$out"
 
+x=$d/x
+dpkg-deb -x "$deb" "$x"
+# the subcommands: the "Commands:" of the packaged `bpfmem -h` (bpfmem_cmds of
+# tools/meson.build, the one list), a manual page each
+cmds=$("$x/usr/sbin/bpfmem" -h | sed -n '/^Commands:/,$s/^  \([a-z]\+\) .*/\1/p')
+[ "$(echo $cmds | wc -w)" -ge 7 ]
+ok $? "the packaged bpfmem -h lists the subcommands: $(echo $cmds)"
 files=$(dpkg-deb -c "$deb" | awk '$1 !~ /^d/ { print $6 }' | sed 's|^\./|/|' | sort)
 want=$( { echo /usr/sbin/bpfmem
-	for p in bpfmem bpfmem-probe bpfmem-syscalls bpfmem-flows bpfmem-maps bpfmem-progs \
-		bpfmem-savings bpfmem-exporter; do echo "/usr/share/man/man8/$p.8.gz"; done
+	for p in bpfmem $(printf 'bpfmem-%s ' $cmds); do echo "/usr/share/man/man8/$p.8.gz"; done
 	echo /lib/systemd/system/bpfmem-exporter.service
 	echo /usr/share/bash-completion/completions/bpfmem
 	echo /usr/share/doc/bpfmem/changelog.gz
 	echo /usr/share/doc/bpfmem/copyright
 	echo /usr/share/lintian/overrides/bpfmem; } | sort)
 [ "$files" = "$want" ]
-ok $? "the package holds exactly bpfmem, 8 manual pages, the unit, the completion and its docs" \
+ok $? "the package holds exactly bpfmem, a manual page per subcommand and bpfmem(8), the unit, the completion and its docs" \
 	"$(diff <(echo "$want") <(echo "$files"))"
 
-x=$d/x
-dpkg-deb -x "$deb" "$x"
 v=$("$x/usr/sbin/bpfmem" --version 2>&1)
 [ "$v" = "bpfmem $version" ]
 ok $? "the packaged bpfmem --version prints 'bpfmem $version'" "$v"

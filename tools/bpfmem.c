@@ -3,7 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bpfmem.h"
+#include "common.h"
 #include "cmds.h"
 
 /* the project version of meson.build, passed by meson.build */

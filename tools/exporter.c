@@ -4,7 +4,7 @@
  * metrics over HTTP (GET /metrics: text format 0.0.4, or OpenMetrics 1.0 when the
  * Accept header prefers application/openmetrics-text; GET / a one-line index).
  *
- * Collection: tools/lib/mapscan.c (the code of `bpfmem maps`, tolerant: a map, memcg
+ * Collection: tools/collect/map_sample.c (the code of `bpfmem maps`, tolerant: a map, memcg
  * or allocator listing that cannot be read is skipped and counted in
  * bpfmem_exporter_read_errors_total), programs by bpf_prog_get_next_id with run time
  * and run counts from BPF_ENABLE_STATS, held only while the exporter runs (as bpftop).
@@ -26,7 +26,7 @@
  * timeouts are idle timeouts, so a client that sends a header line every 2 s holds a
  * connection as long as it likes (measured: docs/exporter.md).
  *
- * Schema: the map families are those of `bpfmem maps --prometheus` (tools/lib/prom.c:
+ * Schema: the map families are those of `bpfmem maps --prometheus` (tools/collect/prom_schema.c:
  * per-map series labelled only by what a map keeps for its life, its memcg and owners
  * in bpfmem_map_info), plus bpfmem_prog_* and bpfmem_exporter_*.
  *
@@ -58,10 +58,10 @@
 #include <bpf/libbpf.h>
 
 #include "cmds.h"
-#include "http.h"
-#include "mapscan.h"
-#include "prom.h"
-#include "progscan.h"
+#include "libbpfmem.h"
+#include "map_sample.h"
+#include "prog_sample.h"
+#include "prom_schema.h"
 
 #define DEFAULT_LISTEN "127.0.0.1:9731"
 #define MAX_CONNS 32

@@ -57,9 +57,8 @@
 #include <bpf/libbpf.h>
 
 #include "cmds.h"
-#include "bpfmem.h"
+#include "libbpfmem.h"
 #include "abi/flows.h"
-#include "mapread.h"
 #include "flows.skel.h"
 
 #define PROBE_FUNC "tcp_sendmsg"
@@ -725,11 +724,7 @@ static int parse_opt(int key, const char *arg, void *ctx)
 		env.proto = i ? IPPROTO_UDP : IPPROTO_TCP;
 		return 0;
 	case OPT_MAX_ENTRIES:
-		if (bpfmem_parse_long(arg, 1, 1 << 24, &env.max_entries)) {
-			bpfmem_err("invalid --max-entries '%s' (1..16777216)", arg);
-			return -EINVAL;
-		}
-		return 0;
+		return bpfmem_parse_max_entries(arg, &env.max_entries);
 	case OPT_RINGBUF:
 		if (bpfmem_parse_long(arg, 4096, 1L << 30, &env.ringbuf) ||
 		    (env.ringbuf & (env.ringbuf - 1))) {

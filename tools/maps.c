@@ -50,7 +50,7 @@
  * "owners[].cgroup" is each holder's own cgroup (/proc/PID/cgroup), which may differ.
  *
  * Prometheus (--prometheus): text exposition format 0.0.4 for a node-exporter
- * textfile collector, the schema of `bpfmem exporter` (tools/lib/prom.c): per-map
+ * textfile collector, the schema of `bpfmem exporter` (tools/collect/prom_schema.c): per-map
  * families bpfmem_map_* labelled id, name, type, mode (fixed for the map's life), its
  * memcg and owners in bpfmem_map_info; bpfmem_memcg_* by memcg; bpfmem_maps_* totals;
  * bpfmem_alloc_* per (owner, map_id); bpfmem_series_present.
@@ -62,7 +62,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -71,8 +70,9 @@
 #include <bpf/libbpf.h>
 
 #include "cmds.h"
-#include "mapscan.h"
-#include "prom.h"
+#include "libbpfmem.h"
+#include "map_sample.h"
+#include "prom_schema.h"
 
 enum sort_key { S_ID, S_NAME, S_TYPE, S_MEMLOCK, S_ELEMENTS, S_CACHED, S_PENDING, S_MAX_ENTRIES };
 
@@ -132,11 +132,7 @@ static int parse_opt(int key, const char *arg, void *ctx)
 		env.name = arg;
 		return 0;
 	case OPT_ID:
-		if (bpfmem_parse_long(arg, 1, UINT_MAX, &env.id)) {
-			bpfmem_err("invalid map id '%s'", arg);
-			return -EINVAL;
-		}
-		return 0;
+		return bpfmem_parse_id(arg, "map", &env.id);
 	case 's':
 		return bpfmem_parse_choice(arg, sorts, sizeof(sorts) / sizeof(sorts[0]),
 					   "sort key", &env.sort);
@@ -423,7 +419,7 @@ static void print_json(const struct bpfmem_maps_sample *s)
 	fflush(stdout);
 }
 
-/* the schema shared with the exporter (tools/lib/prom.c) */
+/* the schema shared with the exporter (tools/collect/prom_schema.c) */
 static int print_prom(const struct bpfmem_maps_sample *s)
 {
 	struct bpfmem_buf b = {};

@@ -14,7 +14,7 @@
 #include <bpf/libbpf.h>
 
 #include "cmds.h"
-#include "bpfmem.h"
+#include "libbpfmem.h"
 #include "probe.skel.h"
 
 #define PROBE_FUNC "__x64_sys_getpgid"

@@ -29,6 +29,7 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -37,9 +38,9 @@
 #include <bpf/libbpf.h>
 
 #include "cmds.h"
-#include "bpfmem.h"
-#include "mapscan.h"
-#include "progscan.h"
+#include "libbpfmem.h"
+#include "map_sample.h"
+#include "prog_sample.h"
 
 enum sort_key { S_RUNTIME, S_RUNS, S_MISSES, S_ID };
 
@@ -105,11 +106,7 @@ static int parse_opt(int key, const char *arg, void *ctx)
 		return bpfmem_parse_choice(arg, sorts, sizeof(sorts) / sizeof(sorts[0]),
 					   "sort key", &env.sort);
 	case OPT_ID:
-		if (bpfmem_parse_long(arg, 1, UINT_MAX, &env.id)) {
-			bpfmem_err("invalid program id '%s'", arg);
-			return -EINVAL;
-		}
-		return 0;
+		return bpfmem_parse_id(arg, "program", &env.id);
 	}
 	return -EINVAL;
 }
@@ -128,19 +125,8 @@ static const struct bpfmem_cli cli = {
 /* the previous sample of a program, by id (both samples are in id order) */
 static const struct bpfmem_prog_row *find_prev(const struct bpfmem_progs_sample *prev, __u32 id)
 {
-	size_t lo = 0, hi = prev->n;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-
-		if (prev->rows[mid].info.id == id)
-			return &prev->rows[mid];
-		if (prev->rows[mid].info.id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	return bpfmem_find_id(prev->rows, prev->n, sizeof(*prev->rows),
+			      offsetof(struct bpfmem_prog_row, info.id), id);
 }
 
 static int row_cmp(const void *a, const void *b)

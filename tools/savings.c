@@ -59,7 +59,7 @@
 #include <bpf/libbpf.h>
 
 #include "cmds.h"
-#include "bpfmem.h"
+#include "libbpfmem.h"
 #include "savings.skel.h"
 
 #define SAVINGS_MAX_KV 1024	/* bpf/savings.bpf.c scratch size */

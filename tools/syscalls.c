@@ -49,9 +49,8 @@
 #include <bpf/libbpf.h>
 
 #include "cmds.h"
-#include "bpfmem.h"
+#include "libbpfmem.h"
 #include "abi/syscalls.h"
-#include "mapread.h"
 #include "syscalls-delta.h"
 #include "syscalls.skel.h"
 #include "syscalls-tables.h"
@@ -61,6 +60,8 @@
 
 enum hook { HOOK_AUTO, HOOK_FENTRY, HOOK_KPROBE, HOOK_TP };
 static const char *const hook_names[] = { "auto", "fentry", "kprobe", "tracepoint" };
+/* --hook's words, in the order of enum hook from HOOK_FENTRY */
+static const char *const hook_opts[] = { "fentry", "kprobe", "tp" };
 
 static struct env {
 	struct bpfmem_filter filter;	/* -p, -c */
@@ -438,6 +439,7 @@ static int nr_of(const char *name)
 static int parse_opt(int key, const char *arg, void *ctx)
 {
 	bool *list = ctx;
+	int i;
 
 	switch (key) {
 	case 'p':
@@ -466,23 +468,14 @@ static int parse_opt(int key, const char *arg, void *ctx)
 		*list = true;
 		return 0;
 	case OPT_HOOK:
-		if (!strcmp(arg, "fentry"))
-			env.hook = HOOK_FENTRY;
-		else if (!strcmp(arg, "kprobe"))
-			env.hook = HOOK_KPROBE;
-		else if (!strcmp(arg, "tp") || !strcmp(arg, "tracepoint"))
-			env.hook = HOOK_TP;
-		else {
-			bpfmem_err("invalid --hook '%s' (fentry|kprobe|tp)", arg);
+		/* "tracepoint" (the name in its JSON) is taken for tp too, as before */
+		if (bpfmem_parse_choice(strcmp(arg, "tracepoint") ? arg : "tp", hook_opts,
+					sizeof(hook_opts) / sizeof(hook_opts[0]), "--hook", &i))
 			return -EINVAL;
-		}
+		env.hook = HOOK_FENTRY + i;
 		return 0;
 	case OPT_MAX_ENTRIES:
-		if (bpfmem_parse_long(arg, 1, 1 << 24, &env.max_entries)) {
-			bpfmem_err("invalid --max-entries '%s' (1..16777216)", arg);
-			return -EINVAL;
-		}
-		return 0;
+		return bpfmem_parse_max_entries(arg, &env.max_entries);
 	case OPT_MAX_INFLIGHT:
 		if (bpfmem_parse_long(arg, 1, 1 << 24, &env.max_inflight)) {
 			bpfmem_err("invalid --max-inflight '%s' (1..16777216)", arg);

@@ -1,5 +1,5 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Shared between bpf/maps.bpf.c and tools/lib/mapscan.c: one record per BPF map. */
+/* Shared between bpf/maps.bpf.c and tools/collect/map_sample.c: one record per BPF map. */
 #ifndef BPFMEM_MAPS_H
 #define BPFMEM_MAPS_H
 

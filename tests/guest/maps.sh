@@ -158,7 +158,7 @@ grep -q "^bpfmem_map_memlock_bytes{id=\"$id\",name=\"mh_hash_dyn\",type=\"hash\"
 ok $? "Prometheus memlock sample of mh_hash_dyn is $ml (labels id, name, type, mode only)"
 grep -q "^bpfmem_map_info{id=\"$id\",name=\"mh_hash_dyn\",type=\"hash\",mode=\"dynamic\",memcg=\"/bpfmem-mh\",memcg_source=\"objcg\",owner=\"maps-holder\",owner_pids=\"$hpid\"} 1\$" /tmp/prom.txt
 ok $? "Prometheus bpfmem_map_info of mh_hash_dyn: memcg, its source and the owner"
-# the exporter writes the same schema (tools/lib/prom.c): same families, same labels
+# the exporter writes the same schema (tools/collect/prom_schema.c): same families, same labels
 bpfmem exporter --listen 127.0.0.1:9741 2>/tmp/exp.err &
 epid=$!
 wait_for 'listening on' /tmp/exp.err $epid

@@ -9,7 +9,10 @@
 # names that binary; the installed bpfmem prints the meson version.
 #
 #   tests/unit/check-install.sh BUILDDIR VERSION SBINDIR MAN8DIR UNITDIR COMPLETIONSDIR \
-#       [bpfmem]
+#       bpfmem|'' SUBCOMMAND...
+#
+# The subcommands (one page each) are bpfmem_cmds of tools/meson.build, passed by
+# tests/unit/meson.build.
 #
 # The Debian package (dpkg-buildpackage, lintian) is checked by tests/deb-build.sh,
 # not here: it builds the whole tree again (a minute or more on two CPUs) and runs
@@ -17,9 +20,10 @@
 set -uo pipefail
 
 builddir=$1 version=$2 sbindir=$3 man8=$4 unitdir=$5 compdir=$6 want_cli=${7:-}
+shift 7
 top=$(cd "$(dirname "$0")/../.." && pwd)
-pages=(bpfmem bpfmem-probe bpfmem-syscalls bpfmem-flows bpfmem-maps bpfmem-progs
-	bpfmem-savings bpfmem-exporter)
+pages=(bpfmem)
+for c in "$@"; do pages+=("bpfmem-$c"); done
 . "$top/tests/tap.sh"
 
 d=$(mktemp -d)
@@ -50,10 +54,10 @@ else
 	n=$((n + 1)); echo "ok $n - # SKIP $sbindir/bpfmem: this unit-only build has no CLI"
 fi
 
-# the exporter's index line says BPFMEM_VERSION of tools/lib/bpfmem.h: the same version
-hv=$(sed -n 's/^#define BPFMEM_VERSION "\(.*\)"$/\1/p' "$top/tools/lib/bpfmem.h")
+# the exporter's index line says BPFMEM_VERSION of tools/lib/libbpfmem.h: the same version
+hv=$(sed -n 's/^#define BPFMEM_VERSION "\(.*\)"$/\1/p' "$top/tools/lib/libbpfmem.h")
 [ "$hv" = "$version" ]
-ok $? "BPFMEM_VERSION of tools/lib/bpfmem.h ($hv) is the project version ($version)"
+ok $? "BPFMEM_VERSION of tools/lib/libbpfmem.h ($hv) is the project version ($version)"
 
 for p in "${pages[@]}"; do
 	f=$root$man8/$p.8

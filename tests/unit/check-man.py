@@ -178,7 +178,10 @@ main_src = read('tools/bpfmem.c')
 m = re.search(r'^bpfmem_cmds = \{\n(.*?)^\}', read('tools/meson.build'), re.M | re.S)
 cmds = re.findall(r"^\s*'([a-z]+)' :", m.group(1), re.M) if m else []
 ok(len(cmds) >= 7, 'subcommands of tools/meson.build (bpfmem_cmds): %s' % ' '.join(cmds))
+# the pages built are bpfmem(8) and one per bpfmem_cmds entry (docs/man/meson.build)
 man_meson = read('docs/man/meson.build')
+ok(re.search(r"^foreach name : bpfmem_cmd_names\n  man_pages \+= 'bpfmem-' \+ name", man_meson, re.M)
+   is not None, 'docs/man/meson.build builds a page per subcommand of bpfmem_cmds')
 main_page = read('docs/man/bpfmem.8.rst')
 
 for cmd in cmds:
@@ -187,7 +190,6 @@ for cmd in cmds:
     ok(exists, '%s: page %s exists' % (cmd, page_path))
     if not exists:
         continue
-    ok("'bpfmem-%s'" % cmd in man_meson, '%s: page is built (docs/man/meson.build)' % cmd)
     ok('**bpfmem-%s**\\ (8)' % cmd in main_page, '%s: bpfmem(8) names bpfmem-%s(8)' % (cmd, cmd))
     src = read('tools/%s.c' % cmd)
     if binary:

@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0
-# The exposition of tools/lib/prom.c (what `bpfmem maps --prometheus` and the exporter
+# The exposition of tools/collect/prom_schema.c (what `bpfmem maps --prometheus` and the exporter
 # write) for a sample with odd label values, checked by promtool (TAP).
 # usage: prom-lint.sh TEST_PROM_BINARY
 t=$(mktemp -d /tmp/bpfmem-promlint.XXXXXX)

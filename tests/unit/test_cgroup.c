@@ -11,7 +11,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "bpfmem.h"
+#include "libbpfmem.h"
 #include "tap.h"
 
 int main(void)

@@ -11,7 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bpfmem.h"
+#include "libbpfmem.h"
 #include "tap.h"
 
 enum { OPT_LONG = 256, OPT_FLAG };

@@ -4,17 +4,20 @@
  *  - bpfmem_grow(), the one grow-array of the tools: capacity doubled, and on a
  *    failure (realloc() refusing, or a size that overflows size_t) the array and its
  *    recorded capacity unchanged, so the caller never writes past its buffer;
- *  - bpfmem_text_safe() (output.c), names from the system for text output: control
+ *  - bpfmem_text_safe() (text_safe.c), names from the system for text output: control
  *    bytes and escape sequences as \xNN, UTF-8 kept, cut at a whole escape;
+ *  - bpfmem_find_id(), the id search of the sorted sample tables (maps, progs), and the
+ *    --id and --max-entries values of opts.c;
  *  - bpfmem_tracer_status(), the exit status syscalls and flows share (3: events
  *    were dropped, the counts are incomplete).
  */
 #include <errno.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "bpfmem.h"
+#include "libbpfmem.h"
 #include "tap.h"
 
 static void test_grow(void)
@@ -100,11 +103,46 @@ static void test_tracer_status(void)
 	CHECK(bpfmem_tracer_status(0, -1) == 0, "tracer status: a count below 0 is none");
 }
 
+static void test_find_id(void)
+{
+	struct { int pad; struct { unsigned int id; char c; } info; } rows[64];
+	size_t off = offsetof(__typeof__(rows[0]), info.id);
+	unsigned int i;
+	bool all = true;
+
+	for (i = 0; i < 64; i++)
+		rows[i].info.id = 3 * i + 1;
+	for (i = 0; i < 64; i++)
+		all &= bpfmem_find_id(rows, 64, sizeof(rows[0]), off, 3 * i + 1) == &rows[i] &&
+		       !bpfmem_find_id(rows, 64, sizeof(rows[0]), off, 3 * i + 2) &&
+		       !bpfmem_find_id(rows, i, sizeof(rows[0]), off, 3 * i + 1);
+	CHECK(all, "find_id: every id of a sorted table found, ids between them and past the end not");
+	CHECK(!bpfmem_find_id(rows, 0, sizeof(rows[0]), off, 1) &&
+	      !bpfmem_find_id(rows, 64, sizeof(rows[0]), off, 0) &&
+	      !bpfmem_find_id(rows, 64, sizeof(rows[0]), off, ~0u),
+	      "find_id: an empty table, ids below and above all of them");
+}
+
+static void test_id_opts(void)
+{
+	long v = -1;
+
+	CHECK(!bpfmem_parse_id("4294967295", "map", &v) && v == 4294967295L,
+	      "--id: UINT_MAX is an id");
+	CHECK(bpfmem_parse_id("0", "map", &v) && bpfmem_parse_id("4294967296", "program", &v) &&
+	      bpfmem_parse_id("x", "map", &v) && v == 4294967295L, "--id: 0, > UINT_MAX, words refused");
+	CHECK(!bpfmem_parse_max_entries("16777216", &v) && v == 16777216 &&
+	      bpfmem_parse_max_entries("16777217", &v) && bpfmem_parse_max_entries("0", &v),
+	      "--max-entries: 1..2^24");
+}
+
 int main(void)
 {
 	test_grow();
 	test_text_safe();
 	test_tracer_status();
+	test_find_id();
+	test_id_opts();
 	printf("1..%d\n", n);
 	return failed ? 1 : 0;
 }

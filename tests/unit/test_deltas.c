@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mapread.h"
+#include "map_dump.h"
 #include "syscalls-delta.h"
 #include "tap.h"
 
@@ -128,7 +128,7 @@ static bool read_all_of(struct bpfmem_map_read *r, int want)
 	return (int)r->n == want;
 }
 
-static void test_mapread(void)
+static void test_map_dump(void)
 {
 	struct bpfmem_map_read r = { .key_size = 4, .value_size = 8 };
 	char desc[128];
@@ -314,7 +314,7 @@ static void test_syscalls_deltas(void)
 
 int main(void)
 {
-	test_mapread();
+	test_map_dump();
 	test_syscalls_deltas();
 	printf("1..%d\n", n);
 	return failed ? 1 : 0;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Host unit test (TAP) of the exporter's HTTP request parser and its Prometheus
- * text / OpenMetrics writer (tools/lib/http.c).
+ * text / OpenMetrics writer (tools/lib/http.c, tools/lib/prom_text.c).
  */
 #include <errno.h>
 #include <math.h>
@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "http.h"
+#include "prom_text.h"
 #include "tap.h"
 
 static struct bpfmem_http_req req;

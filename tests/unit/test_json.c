@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bpfmem.h"
+#include "libbpfmem.h"
 #include "tap.h"
 
 /* Independent strict UTF-8 check (RFC 3629): no overlongs, surrogates or > U+10FFFF. */

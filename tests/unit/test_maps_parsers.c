@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bpfmem.h"
+#include "libbpfmem.h"
 #include "tap.h"
 
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Host unit tests (TAP) of the one Prometheus schema of BPF maps (tools/lib/prom.c,
+ * Host unit tests (TAP) of the one Prometheus schema of BPF maps (tools/collect/prom_schema.c,
  * written by `bpfmem maps --prometheus` and `bpfmem exporter`) and of the parts of the
- * map collection that need no BPF (tools/lib/mapsample.c):
+ * map collection that need no BPF (tools/lib/alloc_listing.c, cgroup_index.c):
  *  - per-map series carry exactly the labels a map keeps for its life (id, name, type,
  *    mode): a holder starting or exiting, or its memcg renamed, changes no series of
  *    them, only bpfmem_map_info;
@@ -20,7 +20,8 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "prom.h"
+#include "libbpfmem.h"
+#include "prom_schema.h"
 #include "tap.h"
 
 static struct bpfmem_map_row rows[3];

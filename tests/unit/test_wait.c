@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <sys/wait.h>
 
-#include "bpfmem.h"
+#include "libbpfmem.h"
 #include "tap.h"
 
 static double now(void)

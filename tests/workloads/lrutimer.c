@@ -16,7 +16,7 @@
 #include <string.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
-#include "bpfmem.h"
+#include "libbpfmem.h"
 #include "lrutimer.skel.h"
 
 int main(int argc, char **argv)

@@ -15,7 +15,7 @@
  *   wl_map_info(fd, info) the kernel's struct bpf_map_info of a map, 0 or -1 (errno)
  *   wl_rt_nonpreempt(obj) before the load: every fentry/fexit/fmod_ret program of obj
  *                        asks to run non-preemptible on PREEMPT_RT (BPF_F_RT_NONPREEMPT,
- *                        series patch 20; defined in bpfmem.h) where
+ *                        series patch 20; defined in feature_probe.h) where
  *                        kernel.bpf_rt_nonpreempt exists (other kernels refuse the
  *                        flag); programs that ask, 0 where it does not exist, -errno
  */
@@ -31,7 +31,7 @@
 #include <sys/syscall.h>
 #include <linux/bpf.h>
 
-#include "bpfmem.h"
+#include "libbpfmem.h"
 
 static inline long wl_sys_bpf(int cmd, union bpf_attr *attr)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * BPF maps and programs by fd: per-CPU sums, keys in a map, the runs of programs the
+ * BPF maps and programs by fd: map type names, per-CPU sums, keys in a map, the runs of programs the
  * kernel skipped (recursion misses) and the misses of kprobe links.
  */
 #include <errno.h>
@@ -9,7 +9,15 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "bpfmem.h"
+#include "bpfobj.h"
+#include "feature_probe.h"
+
+const char *bpfmem_map_type_str(int t)
+{
+	const char *s = libbpf_bpf_map_type_str(t);
+
+	return s ? s : "unknown";
+}
 
 long long bpfmem_percpu_sum(int map_fd, unsigned int key)
 {

@@ -13,7 +13,9 @@
 #include <sys/syscall.h>
 #include <bpf/libbpf.h>
 
-#include "bpfmem.h"
+#include "caps.h"
+#include "common.h"
+#include "feature_probe.h"
 
 bool bpfmem_have_cap(int cap)
 {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * cgroup v2 directories, for bpfmem savings (a fresh memory cgroup per case) and the
+ * cgroup v2: the parsers of its files (memory.current, memory.stat, /proc/PID/cgroup)
+ * for bpfmem maps and bpfmem savings, and its directories, for bpfmem savings (a fresh memory cgroup per case) and the
  * test workloads that make or read cgroups: this process' cgroup, joining one, the
  * numbers of its files, draining its memcg's per-CPU charge stocks, removing it.
  * No error lines: callers say what failed.
@@ -11,7 +12,89 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "bpfmem.h"
+#include "cgroup.h"
+#include "common.h"
+#include "fileio.h"
+
+/* ---- memory cgroup and /proc file parsers (bpfmem maps, bpfmem savings) ---- */
+
+int bpfmem_parse_u64_line(const char *text, long long *val)
+{
+	char *end;
+	long long v;
+
+	if (*text < '0' || *text > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoll(text, &end, 10);
+	if (errno || v < 0 || (*end != '\n' && *end != '\0') || (*end == '\n' && end[1]))
+		return -EINVAL;
+	*val = v;
+	return 0;
+}
+
+int bpfmem_parse_memcg_stat(const char *text, const char *key, long long *val)
+{
+	size_t klen = strlen(key);
+	const char *p = text;
+	int ret = -ENOENT;
+
+	if (!*text)
+		return -EINVAL;
+	while (*p) {
+		const char *sp = strchr(p, ' '), *nl = strchr(p, '\n'), *q;
+		char *end;
+		long long v;
+
+		/* every line is "name value\n": name [a-z0-9_], value decimal */
+		if (!sp || !nl || sp > nl || sp == p)
+			return -EINVAL;
+		for (q = p; q < sp; q++)
+			if (!((*q >= 'a' && *q <= 'z') || (*q >= '0' && *q <= '9') || *q == '_'))
+				return -EINVAL;
+		if (sp[1] < '0' || sp[1] > '9')
+			return -EINVAL;
+		errno = 0;
+		v = strtoll(sp + 1, &end, 10);
+		if (errno || end != nl)
+			return -EINVAL;
+		if ((size_t)(sp - p) == klen && !strncmp(p, key, klen)) {
+			*val = v;
+			ret = 0;
+		}
+		p = nl + 1;
+	}
+	return ret;
+}
+
+int bpfmem_parse_proc_cgroup(const char *text, char *path, size_t len)
+{
+	const char *p = text;
+
+	while (*p) {
+		const char *nl = strchr(p, '\n');
+		size_t n;
+
+		if (!nl)
+			return -EINVAL;
+		if (!strncmp(p, "0::/", 4)) {
+			n = nl - (p + 3);
+			if (n >= len)
+				return -ENAMETOOLONG;
+			memcpy(path, p + 3, n);
+			path[n] = '\0';
+			return 0;
+		}
+		/* v1 lines "N:controllers:/path" are skipped, anything else is unknown */
+		if (*p < '0' || *p > '9' || !strchr(p, ':') || strchr(p, ':') > nl)
+			return -EINVAL;
+		p = nl + 1;
+	}
+	return -ENOENT;
+}
+
+
+/* ---- directories ---- */
 
 int bpfmem_cg_self(char *cg, size_t len)
 {

@@ -13,7 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bpfmem.h"
+#include "cli.h"
+#include "common.h"
 
 #define HELP_COL 25	/* where an option's text starts in -h */
 #define EX_INDENT 4	/* an example's command in -h, as libbpf-tools indent it */

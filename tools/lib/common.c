@@ -12,7 +12,8 @@
 #include <string.h>
 #include <time.h>
 
-#include "bpfmem.h"
+#include "common.h"
+#include "json.h"
 
 const char *bpfmem_cmd = "bpfmem";
 
@@ -127,4 +128,25 @@ int bpfmem_grow(void *pp, size_t *cap, size_t need, size_t elem)
 	memcpy(pp, &q, sizeof(q));
 	*cap = ncap;
 	return 0;
+}
+
+const void *bpfmem_find_id(const void *rows, size_t n, size_t size, size_t off,
+			   unsigned int id)
+{
+	size_t lo = 0, hi = n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		const char *row = (const char *)rows + mid * size;
+		unsigned int v;
+
+		memcpy(&v, row + off, sizeof(v));
+		if (v == id)
+			return row;
+		if (v < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
 }

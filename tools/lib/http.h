@@ -1,25 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * The small HTTP/1.x server side of `bpfmem exporter` (request parser and responses)
- * and a writer of the Prometheus text format 0.0.4 / OpenMetrics 1.0, built in
- * memory. No sockets here: tests/unit/test_http.c checks all of it on the host.
+ * The small HTTP/1.x server side of `bpfmem exporter` (http.c): request parser and
+ * responses. No sockets here: tests/unit/test_http.c checks all of it on the host.
  */
 #ifndef BPFMEM_HTTP_H
 #define BPFMEM_HTTP_H
 
 #include <stdbool.h>
 #include <stddef.h>
-
-/* Growable byte buffer; after a failed allocation it keeps what it had and sets oom. */
-struct bpfmem_buf {
-	char *p;
-	size_t len, cap;
-	bool oom;
-};
-void bpfmem_buf_add(struct bpfmem_buf *b, const char *s, size_t n);
-void bpfmem_buf_printf(struct bpfmem_buf *b, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-void bpfmem_buf_free(struct bpfmem_buf *b);
+#include "buf.h"
 
 /* Whole request (request line + headers) at most this many bytes. */
 #define BPFMEM_HTTP_MAX_REQUEST 8192
@@ -52,30 +41,5 @@ const char *bpfmem_http_reason(int status);
  */
 void bpfmem_http_response(struct bpfmem_buf *out, int status, const char *ctype,
 			  const char *body, size_t len, bool head, const char *extra_headers);
-
-#define BPFMEM_PROM_CTYPE "text/plain; version=0.0.4; charset=utf-8"
-#define BPFMEM_OM_CTYPE "application/openmetrics-text; version=1.0.0; charset=utf-8"
-
-/*
- * Text-format writer. Families: name with its unit suffix; a counter's name ends in
- * "_total" (OpenMetrics: the family is declared without it, samples carry it); type
- * "info" for a name ending in "_info" with samples of value 1 (OpenMetrics: info,
- * declared without _info; text format: gauge).
- * Samples: label name/value pairs, then NULL. Label values are escaped (\\ \" \n) and
- * bytes that are not valid UTF-8 written as the four characters \xNN (escaped
- * backslash), so the output is always valid UTF-8. Values: integers exactly,
- * others shortest round-trip; NaN, +Inf, -Inf.
- */
-struct bpfmem_prom {
-	struct bpfmem_buf *b;
-	bool om;		/* OpenMetrics 1.0 */
-	char fam[128];		/* name of the current family (sample name) */
-};
-void bpfmem_prom_family(struct bpfmem_prom *w, const char *name, const char *type,
-			const char *help);
-void bpfmem_prom_sample(struct bpfmem_prom *w, double v, ...);
-/* Ends the exposition ("# EOF" in OpenMetrics). */
-void bpfmem_prom_end(struct bpfmem_prom *w);
-void bpfmem_prom_label_value(struct bpfmem_buf *b, const char *s);
 
 #endif

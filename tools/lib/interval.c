@@ -9,7 +9,8 @@
 #include <signal.h>
 #include <time.h>
 
-#include "bpfmem.h"
+#include "common.h"
+#include "interval.h"
 
 volatile sig_atomic_t bpfmem_exiting;
 

@@ -6,12 +6,14 @@
  */
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
 
-#include "bpfmem.h"
+#include "common.h"
+#include "opts.h"
 
 int bpfmem_parse_long(const char *s, long min, long max, long *out)
 {
@@ -31,6 +33,24 @@ int bpfmem_parse_long(const char *s, long min, long max, long *out)
 	if (errno || *end || v < min || v > max)
 		return -EINVAL;
 	*out = v;
+	return 0;
+}
+
+int bpfmem_parse_max_entries(const char *s, long *out)
+{
+	if (bpfmem_parse_long(s, 1, 1 << 24, out)) {
+		bpfmem_err("invalid --max-entries '%s' (1..16777216)", s);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int bpfmem_parse_id(const char *s, const char *what, long *out)
+{
+	if (bpfmem_parse_long(s, 1, UINT_MAX, out)) {
+		bpfmem_err("invalid %s id '%s'", what, s);
+		return -EINVAL;
+	}
 	return 0;
 }
 

@@ -2,14 +2,19 @@
 /*
  * One sample of every BPF map on the system (shape, mode, elements, memlock, the
  * series' allocator figures, owners, charged memcg and that memcg's figures, the
- * debugfs allocator listing): collected by tools/lib/mapscan.c for `bpfmem maps`
- * and `bpfmem exporter`. Sources and the "elements" order: top of tools/maps.c.
+ * debugfs allocator listing): collected by tools/collect/map_sample.c for `bpfmem
+ * maps`, `bpfmem progs` (the memory of a program's maps) and `bpfmem exporter`.
+ * Sources and the "elements" order: top of tools/maps.c.
  */
-#ifndef BPFMEM_MAPSCAN_H
-#define BPFMEM_MAPSCAN_H
+#ifndef BPFMEM_MAP_SAMPLE_H
+#define BPFMEM_MAP_SAMPLE_H
 
 #include <bpf/bpf.h>
-#include "bpfmem.h"
+#include <stdbool.h>
+#include <sys/types.h>
+
+#include "alloc_listing.h"
+#include "fdinfo.h"
 
 #define BPFMEM_MAP_MAX_OWNERS 8
 #define BPFMEM_ITER_MAX_ENTRIES 65536	/* keys counted up to this many entries */
@@ -37,15 +42,6 @@ struct bpfmem_map_row {
 struct bpfmem_memcg {
 	char path[256];
 	long long current, kernel, percpu, slab, vmalloc;	/* -1: n/a */
-};
-
-/* allocator lines of the debugfs listing summed per (owner, map id) */
-struct bpfmem_ma_group {
-	char owner[64];
-	unsigned int map_id;
-	long long allocators;
-	long long allocs, frees, alloc_failures, refill_runs, refill_objs, trimmed_objs;
-	long long cached_bytes, pending_bytes;
 };
 
 struct bpfmem_maps_sample {
@@ -101,41 +97,5 @@ void bpfmem_maps_free(struct bpfmem_maps_sample *s);
 /* The map row of @id in a sample in id order (as bpfmem_maps_sample() leaves it). */
 const struct bpfmem_map_row *bpfmem_maps_find(const struct bpfmem_maps_sample *s,
 					      unsigned int id);
-
-/* ---- tools/lib/mapsample.c: the parts that need no BPF (host-tested) ---- */
-
-const char *bpfmem_map_type_str(int type);
-/*
- * Sums allocator lines per (owner, map id) into *@groups (malloc()ed, sorted by
- * owner then map id; caller frees): count, or -ENOMEM. O(n log n).
- */
-int bpfmem_ma_group_lines(const struct bpfmem_ma_line *lines, int n,
-			  struct bpfmem_ma_group **groups);
-
-/*
- * cgroup id (kernfs inode number, what the iterator reads from map->objcg) -> path
- * under a cgroup v2 mount, as "/" or "/a/b". One walk of the tree builds the index;
- * a lookup checks the path still has that inode (one stat per entry and generation),
- * and rebuilds the index
- * at most once per generation (bpfmem_cgindex_next()) when it does not: renamed,
- * removed and new cgroups are seen without a walk per lookup.
- */
-struct bpfmem_cgindex {
-	const char *root;	/* e.g. "/sys/fs/cgroup" */
-	struct bpfmem_cgent {
-		unsigned long long ino;
-		char *path;
-		long long checked;	/* generation of its last check */
-	} *e;
-	size_t n, cap;
-	long long gen;		/* bpfmem_cgindex_next() calls */
-	bool built, rebuilt;	/* rebuilt: in this generation */
-	long long walks;	/* walks of the tree so far */
-};
-/* a new sample: the index may be rebuilt once more */
-void bpfmem_cgindex_next(struct bpfmem_cgindex *ix);
-/* the path of cgroup @ino (valid until the next lookup), NULL if not found */
-const char *bpfmem_cgindex_path(struct bpfmem_cgindex *ix, unsigned long long ino);
-void bpfmem_cgindex_free(struct bpfmem_cgindex *ix);
 
 #endif

@@ -1,11 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
-/* The program collection of `bpfmem progs` and `bpfmem exporter`: see progscan.h. */
+/*
+ * The program collection of `bpfmem progs` and `bpfmem exporter` (see prog_sample.h):
+ * the CLI's collection code, beside map_sample.c.
+ */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include "bpfmem.h"
-#include "progscan.h"
+#include "common.h"
+#include "fdinfo.h"
+#include "prog_sample.h"
 
 int bpfmem_progs_sample(struct bpfmem_progs_sample *s)
 {

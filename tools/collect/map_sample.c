@@ -1,13 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Collection of `bpfmem maps`, shared with `bpfmem exporter`: one sample of every
- * BPF map (sources and the order of the element sources: top of tools/maps.c).
+ * Collection of `bpfmem maps`, shared with `bpfmem progs` and `bpfmem exporter`: one
+ * sample of every BPF map (sources and the order of the element sources: top of
+ * tools/maps.c). Here, not in tools/lib, because it loads a BPF program (the map
+ * iterator, maps.skel.h), which the CLI builds; the parts that need no BPF are the
+ * library's (alloc_listing.c, cgroup_index.c) and host-tested.
  */
 #define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -15,7 +19,8 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 
-#include "mapscan.h"
+#include "libbpfmem.h"
+#include "map_sample.h"
 #include "abi/maps.h"
 #include "maps.skel.h"
 
@@ -568,19 +573,8 @@ int bpfmem_maps_sample(struct bpfmem_maps_sample *s, const struct bpfmem_maps_fi
 const struct bpfmem_map_row *bpfmem_maps_find(const struct bpfmem_maps_sample *s,
 					      unsigned int id)
 {
-	size_t lo = 0, hi = s->n;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (s->rows[mid].info.id == id)
-			return &s->rows[mid];
-		if (s->rows[mid].info.id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return NULL;
+	return bpfmem_find_id(s->rows, s->n, sizeof(*s->rows),
+			      offsetof(struct bpfmem_map_row, info.id), id);
 }
 
 void bpfmem_maps_close(void)

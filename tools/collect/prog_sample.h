@@ -2,10 +2,10 @@
 /*
  * One sample of every BPF program on the system: bpf_prog_info (run_time_ns,
  * run_cnt, recursion_misses, name, type) and the ids of the maps it uses. Collected
- * by tools/lib/progscan.c for `bpfmem progs` and `bpfmem exporter`.
+ * by tools/collect/prog_sample.c for `bpfmem progs` and `bpfmem exporter`.
  */
-#ifndef BPFMEM_PROGSCAN_H
-#define BPFMEM_PROGSCAN_H
+#ifndef BPFMEM_PROG_SAMPLE_H
+#define BPFMEM_PROG_SAMPLE_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -14,8 +14,8 @@
 #include <string.h>
 #include <bpf/bpf.h>
 
-#include "bpfmem.h"
-#include "mapread.h"
+#include "common.h"
+#include "map_dump.h"
 
 #define READ_LIMIT	(1u << 26)	/* entries: a map never holds more than this */
 

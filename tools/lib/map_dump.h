@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
-/* Reading a whole hash map without deleting (see mapread.c). */
-#ifndef BPFMEM_MAPREAD_H
-#define BPFMEM_MAPREAD_H
+/* Whole-map reads: every entry of a hash map, without deleting (see map_dump.c). */
+#ifndef BPFMEM_MAP_DUMP_H
+#define BPFMEM_MAP_DUMP_H
 
 #include <stdbool.h>
 #include <stddef.h>

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The Prometheus schema of a map sample (tools/lib/mapscan.h), one writer for
+ * The Prometheus schema of a map sample (map_sample.h), one writer for
  * `bpfmem maps --prometheus` and `bpfmem exporter` (text format 0.0.4, or OpenMetrics
- * 1.0 through the same struct bpfmem_prom):
+ * 1.0 through the same struct bpfmem_prom of tools/lib/prom_text.c). It needs no BPF:
+ * tests/unit/test_prom.c builds it into the host unit test:
  *
  *   bpfmem_series_present                   1 if the kernel carries the bpfmem series
  *   bpfmem_maps_listed, bpfmem_maps_memlock_bytes     maps listed, their memlock sum
@@ -28,12 +29,13 @@
  * value 1, for joins: bpfmem_map_memlock_bytes * on(id) group_left(memcg)
  * bpfmem_map_info. memcg_source: "objcg" (the kernel's charge), "owner" (first owner's
  * cgroup, without the iterator), "" (not known). A series whose value this kernel does
- * not give (n/a) is left out. Label values are escaped and valid UTF-8 (http.c).
+ * not give (n/a) is left out. Label values are escaped and valid UTF-8 (prom_text.c).
  */
 #include <stdio.h>
 #include <string.h>
 
-#include "prom.h"
+#include "bpfobj.h"
+#include "prom_schema.h"
 
 static void map_labels_id(const struct bpfmem_map_row *r, char *id, size_t len)
 {

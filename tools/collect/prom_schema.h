@@ -1,14 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The one Prometheus schema of BPF map memory, written by `bpfmem maps --prometheus`
- * and `bpfmem exporter` alike (tools/lib/prom.c; the exporter adds its program and
- * self families). Families and labels: the top of prom.c.
+ * and `bpfmem exporter` alike (tools/collect/prom_schema.c; the exporter adds its program and
+ * self families). Families and labels: the top of prom_schema.c.
  */
-#ifndef BPFMEM_PROM_H
-#define BPFMEM_PROM_H
+#ifndef BPFMEM_PROM_SCHEMA_H
+#define BPFMEM_PROM_SCHEMA_H
 
-#include "http.h"
-#include "mapscan.h"
+#include "prom_text.h"
+#include "map_sample.h"
 
 /* every family of the sample: series, map totals, per-map, memcg, allocator */
 void bpfmem_prom_maps(struct bpfmem_prom *w, const struct bpfmem_maps_sample *s);

@@ -1,43 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Printers shared by the bpfmem subcommands: names from the system made safe for a
- * terminal, log2 histograms and the memory of a map of ours, as text and as JSON
- * (through the writer of json.c).
+ * The memory of a map of ours (memlock, elements, the series' cached and pending
+ * bytes) from its fdinfo, as one text line or a JSON object (through json.c).
  */
-#include <string.h>
-#include <bpf/bpf.h>
+#include <stdio.h>
+#include <linux/bpf.h>
 
-#include "bpfmem.h"
-
-const char *bpfmem_text_safe(char *buf, size_t len, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	size_t left = strlen(s), o = 0;
-
-	if (!len)
-		return buf;
-	while (left) {
-		int n = bpfmem_utf8_len(p, left);
-
-		/* C1 controls (U+0080..U+009F) are c2 80..c2 9f in UTF-8 */
-		if (*p < 0x20 || *p == 0x7f || !n || (n == 2 && p[0] == 0xc2 && p[1] < 0xa0)) {
-			if (o + 4 >= len)
-				break;
-			snprintf(buf + o, len - o, "\\x%02x", *p);
-			o += 4;
-			n = 1;
-		} else {
-			if (o + n >= len)
-				break;
-			memcpy(buf + o, p, n);
-			o += n;
-		}
-		p += n;
-		left -= n;
-	}
-	buf[o] = '\0';
-	return buf;
-}
+#include "map_mem.h"
 
 void bpfmem_map_mem_read(struct bpfmem_map_mem *m, const char *name, int map_fd)
 {
@@ -106,41 +75,4 @@ void bpfmem_json_map_mem(struct jw *jw, const char *name, int map_fd)
 
 	bpfmem_map_mem_read(&m, name, map_fd);
 	bpfmem_map_mem_json(jw, &m);
-}
-
-void bpfmem_print_log2_hist(FILE *f, const unsigned long long *slots, int n,
-			    const char *unit)
-{
-	unsigned long long max = 0;
-	int i, last = -1, w;
-
-	for (i = 0; i < n; i++) {
-		if (slots[i])
-			last = i;
-		if (slots[i] > max)
-			max = slots[i];
-	}
-	fprintf(f, "    %20s : %-10s distribution\n", unit, "count");
-	for (i = 0; i <= last; i++) {
-		unsigned long long lo = i ? 1ULL << i : 0, hi = (1ULL << (i + 1)) - 1;
-		char range[48];
-
-		snprintf(range, sizeof(range), "%llu -> %llu", lo, hi);
-		w = max ? (int)(slots[i] * 40 / max) : 0;
-		fprintf(f, "    %20s : %-10llu |%-40.*s|\n", range, slots[i], w,
-			"****************************************");
-	}
-}
-
-void bpfmem_json_log2_hist(struct jw *jw, const unsigned long long *slots, int n)
-{
-	int i, last = -1;
-
-	for (i = 0; i < n; i++)
-		if (slots[i])
-			last = i;
-	jw_start_array(jw);
-	for (i = 0; i <= last; i++)
-		jw_uint(jw, slots[i]);
-	jw_end_array(jw);
 }

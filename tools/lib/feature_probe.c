@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Feature probes of the bpfmem CLI: vmlinux BTF, PREEMPT_RT, the bpfmem series,
+ * Kernel feature probes of the bpfmem CLI: vmlinux BTF, PREEMPT_RT, the bpfmem series,
  * whether fentry or kprobes can attach, and the loader checks and libbpf logging every
  * subcommand that loads programs sets up first; kernel.bpf_rt_nonpreempt and the
  * program flag that asks for non-preemptible runs on PREEMPT_RT.
@@ -16,7 +16,10 @@
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
 
-#include "bpfmem.h"
+#include "cgroup.h"
+#include "common.h"
+#include "feature_probe.h"
+#include "fileio.h"
 
 static bool verbose_libbpf;
 

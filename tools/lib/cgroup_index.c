@@ -1,86 +1,19 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The parts of the map collection (tools/lib/mapscan.c) that need no BPF, so that
- * the host unit tests reach them: map type names, allocator lines summed per (owner,
- * map id), and the cgroup id -> path index. Interfaces in mapscan.h.
+ * cgroup id -> path: an index of a cgroup v2 tree (see cgroup_index.h), for the map
+ * collection (tools/collect/map_sample.c); host-tested by tests/unit/test_prom.c.
  */
-#define _GNU_SOURCE
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include <bpf/libbpf.h>
 
-#include "mapscan.h"
-
-const char *bpfmem_map_type_str(int t)
-{
-	const char *s = libbpf_bpf_map_type_str(t);
-
-	return s ? s : "unknown";
-}
-
-/* ---- allocator lines per (owner, map id) ---- */
-
-static int cmp_line_ptr(const void *pa, const void *pb)
-{
-	const struct bpfmem_ma_line *a = *(const struct bpfmem_ma_line *const *)pa;
-	const struct bpfmem_ma_line *b = *(const struct bpfmem_ma_line *const *)pb;
-	int c = strcmp(a->owner, b->owner);
-
-	if (c)
-		return c;
-	return a->map_id < b->map_id ? -1 : a->map_id > b->map_id;
-}
-
-int bpfmem_ma_group_lines(const struct bpfmem_ma_line *lines, int n,
-			  struct bpfmem_ma_group **groups)
-{
-	const struct bpfmem_ma_line **v;
-	struct bpfmem_ma_group *g;
-	int i, k = -1;
-
-	*groups = NULL;
-	if (n <= 0)
-		return 0;
-	v = malloc(n * sizeof(*v));
-	g = calloc(n, sizeof(*g));
-	if (!v || !g) {
-		free(v);
-		free(g);
-		return -ENOMEM;
-	}
-	for (i = 0; i < n; i++)
-		v[i] = &lines[i];
-	qsort(v, n, sizeof(*v), cmp_line_ptr);
-	for (i = 0; i < n; i++) {
-		const struct bpfmem_ma_line *a = v[i];
-
-		if (k < 0 || cmp_line_ptr(&v[i - 1], &v[i])) {
-			k++;
-			snprintf(g[k].owner, sizeof(g[k].owner), "%s", a->owner);
-			g[k].map_id = a->map_id;
-		}
-		g[k].allocators++;
-		g[k].allocs += a->allocs;
-		g[k].frees += a->frees;
-		g[k].alloc_failures += a->alloc_failures;
-		g[k].refill_runs += a->refill_runs;
-		g[k].refill_objs += a->refill_objs;
-		g[k].trimmed_objs += a->trimmed_objs;
-		g[k].cached_bytes += a->cached_bytes;
-		g[k].pending_bytes += a->pending_bytes;
-	}
-	free(v);
-	*groups = g;
-	return k + 1;
-}
-
-/* ---- cgroup id -> path ---- */
+#include "cgroup_index.h"
+#include "common.h"
 
 static int cg_add(struct bpfmem_cgindex *ix, unsigned long long ino, const char *path)
 {
