@@ -10,7 +10,10 @@
 #  - in both, the reservation that may sleep in reclaim is taken before
 #    bpf_prog_active is raised: the kprobe misses none of the sibling's calls
 #    (on PREEMPT_RT a task preempted inside the update still makes the kprobe skip:
-#    there counted + missed must equal the calls).
+#    there counted + missed must equal the calls);
+#  - no memcg reclaim of the fill runs with migration disabled by the map code
+#    (series v17 patch 8: a task sleeping pinned holds up CPU hot-unplug), and CPU 1
+#    goes offline during a fill at memory.max on it in bounded time (-o).
 # usage: reclaim.sh FLAVOR
 . /tests/lib.sh
 flavor=${1:-base}
@@ -53,6 +56,13 @@ for t in hash lru; do
 		ok $? "$t $m: map consistent: $okn written, fdinfo elements $el, iteration $keys, $bad not read back"
 		[ "${calls:-0}" -gt 0 ]
 		ok $? "$t $m: the sibling on the same CPU made $calls calls during the fill"
+		rc=$(v reclaims) rcp=$(v reclaims_pinned)
+		if [ $m = max ]; then
+			[ "${rc:-0}" -gt 0 ]
+			ok $? "$t max: the fill entered memcg reclaim ($rc times)"
+		fi
+		[ "$rcp" = 0 ]
+		ok $? "$t $m: no reclaim with migration disabled by the update ($rcp of $rc pinned)"
 		if [ "$flavor" = rt ]; then
 			[ $((counted + misses)) = "$calls" ]
 			ok $? "$t $m: counted $counted + missed $misses = $calls calls (PREEMPT_RT: preempted updates make the kprobe skip)"
@@ -62,4 +72,21 @@ for t in hash lru; do
 		fi
 	done
 done
+# CPU hot-unplug while a fill sleeps in reclaim on the CPU that goes away
+if [ -w /sys/devices/system/cpu/cpu1/online ]; then
+	for t in hash lru; do
+		out=/tmp/rf.$t.off
+		reclaimfill -n $n -t $t -m max -o >$out 2>&1
+		ok $? "$t max -o: reclaimfill exits 0"
+		sed 's/^/#   /' $out
+		off=$(kv $out offline_ms reclaimfill $t max)
+		rcp=$(kv $out reclaims_pinned reclaimfill $t max)
+		[ "${off:--2}" -ge 0 ] && [ "$off" -lt 10000 ]
+		ok $? "$t max: CPU 1 went offline during the fill in bounded time ($off ms, < 10000; $rcp reclaims pinned)"
+		[ "$(cat /sys/devices/system/cpu/cpu1/online)" = 1 ]
+		ok $? "$t max: CPU 1 is back online"
+	done
+else
+	skip "CPU 1 offline during a fill" "no CPU 1 that can go offline"
+fi
 done_testing

@@ -197,4 +197,25 @@ want=-1
 [ "${1:-}" = $want ] && [ "${2:-}" = 0 ] && [ "${3:-}" = 1 ] && [ "${4:-}" = 0 ] && [ "${5:-}" = 1 ]
 ok $? "a program with a replaceable global subprog is preemptible (np ${1:-?}, want $want); both extensions load (${2:-?}, ${4:-?}) and run (${3:-?}, ${5:-?})"
 [ $rt = yes ] && echo 1 >$NP
+
+# A run in a task blocked on an rtmutex (current->pi_blocked_on set) must not wait
+# for its program's run lock on PREEMPT_RT: a second rtmutex wait would overwrite
+# the task's waiter (series v18 patch 12). Workload rtpi: two SCHED_FIFO tasks on
+# CPU 0 block on PI futexes under a spinning fentry program on rt_mutex_schedule();
+# the higher one preempts the lower inside its run now and then, and its own run
+# must then be skipped and counted. v17 waited on the lock (0 missed, and 42 of 1811
+# runs found pi_blocked_on cleared by that wait: the task's waiter overwritten).
+if [ $rt = yes ]; then
+	rtpi -d 3 >/tmp/rtpi.out 2>&1
+	ok $? "rtpi: every PI futex try timed out, no hang"
+	sed 's/^/# /' /tmp/rtpi.out
+	runs=$(kv /tmp/rtpi.out runs rtpi) blocked=$(kv /tmp/rtpi.out blocked rtpi)
+	misses=$(kv /tmp/rtpi.out misses rtpi)
+	[ "${runs:-0}" -gt 0 ] && [ "$blocked" = "$runs" ]
+	ok $? "rtpi: each of the $runs runs on rt_mutex_schedule() found its task's waiter queued ($blocked; v17: a run that had waited for the run lock found pi_blocked_on cleared by that wait)"
+	[ "${misses:-0}" -gt 0 ]
+	ok $? "rtpi: runs of a blocked task that found the program busy were skipped, not waited for ($misses missed)"
+else
+	skip "rtpi: a blocked task's runs skip the run lock" "no run lock without PREEMPT_RT"
+fi
 done_testing

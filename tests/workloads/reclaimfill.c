@@ -4,20 +4,28 @@
  * memory cgroup held at its limit, while a sibling task on the same CPU calls
  * getpgid(MAGIC) in a loop and a kprobe program counts those calls.
  *
- *   reclaimfill [-n ENTRIES] [-t hash|lru] [-m high|max] [-s SLACK_KB]
+ *   reclaimfill [-n ENTRIES] [-t hash|lru] [-m high|max] [-s SLACK_KB] [-o]
  *
  * -m high: memory.high a little above what the cgroup uses before the fill: the fill
  *          goes on with reclaim and throttling, no update may fail.
  * -m max:  memory.max a little above it: the map cannot get what it needs, updates
  *          must fail with ENOMEM (after reclaim, without the OOM killer), and the fill
  *          stops after 200 failures in a row.
+ * -o:      the fill and the sibling run on CPU 1, and a third task takes CPU 1
+ *          offline once the fill is in reclaim (the first ENOMEM at memory.max, a
+ *          quarter of the fill under memory.high), times it and brings the CPU
+ *          back; the fill goes on until then. A task that sleeps in reclaim with
+ *          migration disabled holds the offline up.
  * A syscall update that sleeps in reclaim with bpf_prog_active raised (series patch
  * 8 before its v2) makes the kprobe skip the sibling's calls: counted + misses then
- * still equals the calls, but misses is not 0.
+ * still equals the calls, but misses is not 0. An fentry program on
+ * try_to_free_mem_cgroup_pages() counts the memcg reclaims of the filling task and
+ * those it entered with migration disabled by the map code (series v16).
  *
  * Prints one line of "key value" pairs:
  *   reclaimfill TYPE MODE entries N ok N enomem N other N elements N keys N bad N
  *   calls N counted N misses N ev_high N ev_max N oom_kill N alloc_failures N limit N peak N
+ *   reclaims N reclaims_pinned N offline_ms N (-1: no -o; -2: the offline failed)
  * elements: fdinfo; keys: what an iteration finds; bad: keys reported written that
  * cannot be read back with their value; calls: the sibling's getpgid calls; counted:
  * the kprobe's count; misses: the program's recursion_misses; ev_*: memory.events of
@@ -37,6 +45,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -54,7 +63,53 @@ struct shared {
 	volatile int stop;
 	volatile int running;
 	volatile long calls;
+	volatile int go;		/* -o: the fill is in reclaim */
+	volatile int offline_done;
+	volatile long offline_ms;
 };
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000;
+}
+
+static int write_str(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY), ret = 0;
+
+	if (fd < 0)
+		return -1;
+	if (write(fd, s, strlen(s)) != (ssize_t)strlen(s))
+		ret = -1;
+	close(fd);
+	return ret;
+}
+
+#define CPU1_ONLINE	"/sys/devices/system/cpu/cpu1/online"
+
+/* -o: take CPU 1 offline once the fill is in reclaim, time it, bring it back */
+static void offliner(struct shared *sh)
+{
+	long t0, deadline = now_ms() + 120000;
+
+	wl_pin_cpu(0);
+	while (!sh->go && !sh->stop && now_ms() < deadline)
+		usleep(1000);
+	t0 = now_ms();
+	if (write_str(CPU1_ONLINE, "0")) {
+		fprintf(stderr, "reclaimfill: cannot take CPU 1 offline: %s\n", strerror(errno));
+		sh->offline_ms = -2;
+	} else {
+		sh->offline_ms = now_ms() - t0;
+		usleep(200000);
+		if (write_str(CPU1_ONLINE, "1"))
+			fprintf(stderr, "reclaimfill: cannot bring CPU 1 back: %s\n", strerror(errno));
+	}
+	sh->offline_done = 1;
+}
 
 /* fault in the stack the fill may use, while still charged to the parent cgroup */
 static void __attribute__((noinline)) touch_stack(void)
@@ -68,7 +123,7 @@ static void __attribute__((noinline)) touch_stack(void)
 
 static void usage(void)
 {
-	fprintf(stderr, "usage: reclaimfill [-n ENTRIES] [-t hash|lru] [-m high|max] [-s SLACK_KB]\n");
+	fprintf(stderr, "usage: reclaimfill [-n ENTRIES] [-t hash|lru] [-m high|max] [-s SLACK_KB] [-o]\n");
 }
 
 int main(int argc, char **argv)
@@ -78,7 +133,8 @@ int main(int argc, char **argv)
 	const char *tname = "hash", *mode = "high";
 	struct reclaimfill_bpf *skel;
 	char cg[128], path[192], num[32];
-	int c, entries = 50000, fd, i, err;
+	int c, entries = 50000, fd, i, err, offline = 0, cpu = 0;
+	pid_t opid = -1;
 	enum bpf_map_type type;
 	struct shared *sh;
 	struct val *vals;
@@ -88,12 +144,13 @@ int main(int argc, char **argv)
 	long long cur;
 	pid_t pid;
 
-	while ((c = getopt(argc, argv, "n:t:m:s:h")) != -1) {
+	while ((c = getopt(argc, argv, "n:t:m:s:oh")) != -1) {
 		switch (c) {
 		case 'n': entries = atoi(optarg); break;
 		case 't': tname = optarg; break;
 		case 'm': mode = optarg; break;
 		case 's': slack_kb = atol(optarg); break;
+		case 'o': offline = 1; cpu = 1; break;
 		case 'h': usage(); return 0;
 		default: usage(); return 2;
 		}
@@ -129,12 +186,31 @@ int main(int argc, char **argv)
 	}
 	magic = MAGIC | (getpid() & 0xffff);
 	skel->rodata->magic = magic;
+	skel->rodata->filler = getpid();
+	sh->offline_ms = -1;
+	if (offline && access(CPU1_ONLINE, W_OK)) {
+		fprintf(stderr, "reclaimfill: -o needs a CPU 1 that can go offline (%s)\n",
+			CPU1_ONLINE);
+		return 1;
+	}
 	if (reclaimfill_bpf__load(skel) || reclaimfill_bpf__attach(skel)) {
 		fprintf(stderr, "reclaimfill: cannot load/attach the kprobe: %s\n", strerror(errno));
 		return 1;
 	}
 
-	wl_pin_cpu(0);
+	if (offline) {	/* in the root cgroup, on CPU 0 */
+		opid = fork();
+		if (opid < 0) {
+			perror("reclaimfill: fork");
+			return 1;
+		}
+		if (!opid) {
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			offliner(sh);
+			_exit(0);
+		}
+	}
+	wl_pin_cpu(cpu);
 	pid = fork();
 	if (pid < 0) {
 		perror("reclaimfill: fork");
@@ -203,12 +279,16 @@ int main(int argc, char **argv)
 		goto fail_cg;
 	}
 
-	for (i = 0; i < entries && run < MAX_FAIL_RUN; i++) {
+	/* -o: go on while the offline is under way (the keys last long enough) */
+	for (i = 0; i < entries && (run < MAX_FAIL_RUN || (offline && !sh->offline_done)); i++) {
+		if (i == entries / 4)
+			sh->go = 1;
 		if (!bpf_map_update_elem(fd, &keys[i], &vals[i], BPF_NOEXIST)) {
 			ok++;
 			run = 0;
 			continue;
 		}
+		sh->go = 1;
 		keys[i] = ~0u;	/* not written */
 		if (errno == ENOMEM)
 			enomem++;
@@ -224,6 +304,8 @@ int main(int argc, char **argv)
 
 	sh->stop = 1;
 	waitpid(pid, NULL, 0);
+	if (opid > 0)
+		waitpid(opid, NULL, 0);
 
 	for (i = 0; i < entries; i++) {
 		struct val v;
@@ -241,13 +323,15 @@ int main(int argc, char **argv)
 
 	printf("reclaimfill %s %s entries %d ok %ld enomem %ld other %ld elements %lld keys %ld "
 	       "bad %ld calls %ld counted %llu misses %lld ev_high %lld ev_max %lld "
-	       "oom_kill %lld alloc_failures %lld limit %lld peak %lld\n",
+	       "oom_kill %lld alloc_failures %lld limit %lld peak %lld reclaims %llu "
+	       "reclaims_pinned %llu offline_ms %ld\n",
 	       tname, mode, entries, ok, enomem, other, wl_fdinfo(fd, "elements"),
 	       wl_count_keys(fd), bad, sh->calls, (unsigned long long)skel->bss->calls,
 	       misses, wl_cg_read("memory.events", "high"),
 	       wl_cg_read("memory.events", "max"), wl_cg_read("memory.events", "oom_kill"),
 	       wl_fdinfo(fd, "alloc_failures"), cur + slack_kb * 1024,
-	       wl_cg_read("memory.peak", NULL));
+	       wl_cg_read("memory.peak", NULL), (unsigned long long)skel->bss->reclaims,
+	       (unsigned long long)skel->bss->reclaims_pinned, sh->offline_ms);
 	close(fd);
 	bpfmem_cg_join(BPFMEM_CG_ROOT);
 	bpfmem_cg_remove(cg);
@@ -260,5 +344,7 @@ fail_cg:
 fail_child:
 	sh->stop = 1;
 	waitpid(pid, NULL, 0);
+	if (opid > 0)
+		waitpid(opid, NULL, 0);
 	return 1;
 }
