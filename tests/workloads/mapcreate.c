@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mapcreate: BPF_MAP_CREATE latency while the bpf_mem_alloc registry is walked
+ * (series patch 3's debugfs listing, patch 6's shrinker), for issue 39 finding 6:
+ *
+ *   mapcreate [-n MAPS] [-r]
+ *
+ * Creates MAPS (default 10000) BPF_F_NO_PREALLOC hash maps of 16 entries, one at a
+ * time, holding them all, and times each BPF_MAP_CREATE. With -r a child reads
+ * /sys/kernel/debug/bpf/mem_alloc (a walk over every allocator, cpu and cache) in a
+ * loop meanwhile. Prints
+ *   "mapcreate maps N reader 0|1 reads R p50_us A p99_us B max_us C total_ms T"
+ * Exit 1 on a failed create or a missing listing with -r.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+#include <linux/bpf.h>
+
+#define LISTING "/sys/kernel/debug/bpf/mem_alloc"
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+static int cmp_ll(const void *a, const void *b)
+{
+	long long x = *(const long long *)a, y = *(const long long *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static int create_map(void)
+{
+	union bpf_attr attr;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.map_type = BPF_MAP_TYPE_HASH;
+	attr.key_size = 4;
+	attr.value_size = 8;
+	attr.max_entries = 16;
+	attr.map_flags = BPF_F_NO_PREALLOC;
+	return syscall(__NR_bpf, BPF_MAP_CREATE, &attr, sizeof(attr));
+}
+
+int main(int argc, char **argv)
+{
+	int c, i, n = 10000, reader = 0, fd;
+	volatile long *reads;
+	struct rlimit rl;
+	long long *lat, t0, total;
+	char buf[65536];
+	pid_t pid = -1;
+
+	while ((c = getopt(argc, argv, "n:rh")) != -1) {
+		switch (c) {
+		case 'n': n = atoi(optarg); break;
+		case 'r': reader = 1; break;
+		default:
+			fprintf(stderr, "usage: mapcreate [-n MAPS] [-r]\n");
+			return c == 'h' ? 0 : 2;
+		}
+	}
+	if (n < 1) {
+		fprintf(stderr, "mapcreate: -n wants a positive number\n");
+		return 2;
+	}
+	/* one fd per map: raise the limit, the hard one too (root) */
+	rl.rlim_cur = rl.rlim_max = n + 64;
+	if (setrlimit(RLIMIT_NOFILE, &rl) && !getrlimit(RLIMIT_NOFILE, &rl)) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+	lat = calloc(n, sizeof(*lat));
+	reads = mmap(NULL, 4096, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (!lat || reads == MAP_FAILED) {
+		fprintf(stderr, "mapcreate: out of memory\n");
+		return 1;
+	}
+	*reads = 0;
+	if (reader) {
+		if (access(LISTING, R_OK)) {
+			fprintf(stderr, "mapcreate: no %s (kernel without the series or no debugfs)\n",
+				LISTING);
+			return 1;
+		}
+		pid = fork();
+		if (pid < 0) {
+			perror("mapcreate: fork");
+			return 1;
+		}
+		if (!pid) {
+			prctl(PR_SET_PDEATHSIG, SIGKILL);
+			for (;;) {
+				int lfd = open(LISTING, O_RDONLY);
+
+				if (lfd < 0)
+					_exit(1);
+				while (read(lfd, buf, sizeof(buf)) > 0)
+					;
+				close(lfd);
+				(*reads)++;
+			}
+		}
+		while (!*reads)
+			usleep(1000);
+	}
+	t0 = now_ns();
+	for (i = 0; i < n; i++) {
+		long long t = now_ns();
+
+		fd = create_map();
+		lat[i] = now_ns() - t;
+		if (fd < 0) {
+			fprintf(stderr, "mapcreate: map %d: %s\n", i, strerror(errno));
+			if (pid > 0)
+				kill(pid, SIGKILL);
+			return 1;
+		}
+	}
+	total = now_ns() - t0;
+	if (pid > 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+	}
+	qsort(lat, n, sizeof(*lat), cmp_ll);
+	printf("mapcreate maps %d reader %d reads %ld p50_us %lld p99_us %lld max_us %lld total_ms %lld\n",
+	       n, reader, *reads, lat[n / 2] / 1000, lat[(n * 99) / 100] / 1000,
+	       lat[n - 1] / 1000, total / 1000000);
+	return 0;
+}
