@@ -27,13 +27,14 @@ int BPF_KPROBE(count_getpgid, const struct pt_regs *regs)
 
 /*
  * memcg reclaim entered by the filling task (direct reclaim at memory.max, or
- * memory.high's at a charge). The trampoline of this run disabled migration
- * once: a count above one means that the caller, the map update, sleeps in
- * reclaim pinned to its CPU, which holds up CPU hot-unplug (series patch 8
- * before v17).
+ * memory.high's at a charge). A kprobe program runs with migration disabled once
+ * by bpf_prog_run_array(): a count above one means that the caller, the map update,
+ * sleeps in reclaim pinned to its CPU, which holds up CPU hot-unplug (series patch
+ * 8 before v18). Not fentry: on PREEMPT_RT a trampoline's run may take its run lock,
+ * a spinlock_t that disables migration once more (series patch 12).
  */
-SEC("fentry/try_to_free_mem_cgroup_pages")
-int BPF_PROG(reclaim_entry)
+SEC("kprobe/try_to_free_mem_cgroup_pages")
+int BPF_KPROBE(reclaim_entry)
 {
 	struct task_struct *t = bpf_get_current_task_btf();
 
