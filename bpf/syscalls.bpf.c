@@ -21,6 +21,13 @@
 
 const volatile __u32 self_tgid;
 const volatile __u32 filter_tgid;
+/*
+ * The caller's pid namespace (nsfs device and inode) when it is not the initial one:
+ * self_tgid, filter_tgid and the per-process rows are pids there, and only the tasks
+ * of that namespace are traced (the others have no pid in it). 0: the kernel's pids.
+ */
+const volatile __u64 pidns_dev;
+const volatile __u64 pidns_ino;
 const volatile bool filter_cg;
 const volatile bool by_process;
 const volatile bool measure_latency;
@@ -92,27 +99,40 @@ static __always_inline void update_max(__u64 *max, __u64 val)
 	}
 }
 
-static __always_inline bool traced(__u64 id)
+/* The current task's tgid as the caller sees it: 0 if it has none there */
+static __always_inline __u32 view_tgid(__u64 id)
 {
-	__u32 tgid = id >> 32;
+	struct bpf_pidns_info ns = {};
 
-	if (tgid == self_tgid)
-		return false;
-	if (filter_tgid && tgid != filter_tgid)
-		return false;
-	/* like libbpf-tools: the task's cgroup is the one of -c or below it */
-	if (filter_cg && !bpf_current_task_under_cgroup(&cgroup_map, 0))
-		return false;
-	return true;
+	if (!pidns_ino)
+		return id >> 32;
+	if (bpf_get_ns_current_pid_tgid(pidns_dev, pidns_ino, &ns, sizeof(ns)))
+		return 0;
+	return ns.tgid;
 }
 
-static __always_inline void account(__u64 id, __u32 nr, long ret, __s64 lat)
+/* The current task's tgid in the caller's view if it is traced, else 0 */
+static __always_inline __u32 traced(__u64 id)
+{
+	__u32 tgid = view_tgid(id);
+
+	if (!tgid || tgid == self_tgid)
+		return 0;
+	if (filter_tgid && tgid != filter_tgid)
+		return 0;
+	/* like libbpf-tools: the task's cgroup is the one of -c or below it */
+	if (filter_cg && !bpf_current_task_under_cgroup(&cgroup_map, 0))
+		return 0;
+	return tgid;
+}
+
+static __always_inline void account(__u32 tgid, __u32 nr, long ret, __s64 lat)
 {
 	struct sc_key key = {};
 	struct sc_val *v;
 
 	if (by_process) {
-		key.tgid = id >> 32;
+		key.tgid = tgid;
 		key.nr = SC_ALL;
 	} else {
 		key.nr = nr;
@@ -164,14 +184,15 @@ static __always_inline void sc_enter(__u32 nr)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	struct sc_inflight in = {}, *cur;
-	__u32 tid = id;
+	__u32 tid = id, tgid;
 
-	if (!traced(id))
+	tgid = traced(id);
+	if (!tgid)
 		return;
 	if (nr == nr_exit || nr == nr_exit_group) {
 		/* never return: count them here, and keep no in-flight entry */
 		if (!errors_only && !filter_errno)
-			account(id, nr, 0, -1);
+			account(tgid, nr, 0, -1);
 		return;
 	}
 	if (!measure_latency)
@@ -192,9 +213,10 @@ static __always_inline void sc_exit(__u32 nr, long ret)
 {
 	__u64 id = bpf_get_current_pid_tgid();
 	__s64 lat = -1;
-	__u32 tid = id;
+	__u32 tid = id, tgid;
 
-	if (!traced(id))
+	tgid = traced(id);
+	if (!tgid)
 		return;
 	if (measure_latency) {
 		struct sc_inflight *in = bpf_map_lookup_elem(&inflight, &tid);
@@ -211,7 +233,7 @@ static __always_inline void sc_exit(__u32 nr, long ret)
 		return;
 	if (filter_errno && ret != -filter_errno)
 		return;
-	account(id, nr, ret, lat);
+	account(tgid, nr, ret, lat);
 }
 
 SEC("fentry/x64_sys_call")

@@ -6,8 +6,11 @@
  *
  * Collection: tools/collect/map_sample.c (the code of `bpfmem maps`, tolerant: a map, memcg
  * or allocator listing that cannot be read is skipped and counted in
- * bpfmem_exporter_read_errors_total), programs by bpf_prog_get_next_id with run time
- * and run counts from BPF_ENABLE_STATS, held only while the exporter runs (as bpftop).
+ * bpfmem_exporter_read_errors_total), programs by bpf_prog_get_next_id. Run time and
+ * run counts only when the kernel counts them: kernel.bpf_stats_enabled set by the
+ * operator (as ebpf_exporter), or --bpf-stats, which holds BPF_ENABLE_STATS while the
+ * exporter runs (as bpftop); counting costs every BPF program on the host a clock
+ * read per run, so it is not the default. bpfmem_prog_stats_enabled says which.
  * A scrape collects afresh (or joins the collection under way), or reuses a
  * collection younger than --interval.
  *
@@ -73,6 +76,7 @@ static struct {
 	const char *listen;
 	double interval;
 	bool verbose;
+	bool bpf_stats;		/* --bpf-stats */
 } env = { .listen = DEFAULT_LISTEN };
 
 static struct {
@@ -82,7 +86,8 @@ static struct {
 	bool progs_ok;
 	double taken;		/* monotonic time of the collection, 0: none */
 	double duration;
-	int stats_fd;		/* BPF_ENABLE_STATS, < 0 when refused */
+	int stats_fd;		/* BPF_ENABLE_STATS (--bpf-stats), < 0: none */
+	bool sysctl_stats;	/* kernel.bpf_stats_enabled at the collection */
 	/* counters since start */
 	long long collections, err_maps, err_memcgs, err_listing, err_progs, err_collect;
 	long long rejected, timeouts;
@@ -106,6 +111,9 @@ static const struct bpfmem_opt opts[] = {
 	  "[ADDR]:PORT); a non-loopback address only when given" },
 	{ 'i', "interval", "S", "reuse a collection for S seconds (default 0: collect\n"
 	  "on every scrape)" },
+	{ 256, "bpf-stats", NULL, "count program run time and runs (BPF_ENABLE_STATS) while\n"
+	  "the exporter runs; without it they are exported only when\n"
+	  "kernel.bpf_stats_enabled is 1", .flag = &env.bpf_stats },
 	{},
 };
 
@@ -116,6 +124,8 @@ static const struct bpfmem_example examples[] = {
 	  "serve on every IPv6 address; scrapes within 5 s of a collection reuse it" },
 	{ "bpfmem exporter -l 192.0.2.10:9100 -v",
 	  "serve on one address, with libbpf's debug output" },
+	{ "bpfmem exporter --bpf-stats",
+	  "serve, and have the kernel count program run time meanwhile" },
 	{},
 };
 
@@ -132,10 +142,11 @@ static int parse_opt(int key, const char *arg, void *ctx)
 }
 
 static const struct bpfmem_cli cli = {
-	.usage = "[--listen ADDR:PORT] [--interval S] [-v]",
+	.usage = "[--listen ADDR:PORT] [--interval S] [--bpf-stats] [-v]",
 	.doc = "Serves BPF map memory, allocator caches and program run time as Prometheus\n"
 	       "metrics: GET /metrics (text 0.0.4, OpenMetrics 1.0 if Accept asks), GET / index.",
-	.epilog = "Program run time and counts: BPF_ENABLE_STATS is held while the exporter runs.",
+	.epilog = "Program run time and counts: exported while the kernel counts them\n"
+		  "(kernel.bpf_stats_enabled, or --bpf-stats); bpfmem_prog_stats_enabled says so.",
 	.opts = opts,
 	.examples = examples,
 	.parse = parse_opt,
@@ -182,6 +193,20 @@ bad:
 
 /* ---- collection ---- */
 
+/* kernel.bpf_stats_enabled: the operator has the kernel count run time for all */
+static bool sysctl_stats_enabled(void)
+{
+	char buf[16];
+
+	return bpfmem_read_file("/proc/sys/kernel/bpf_stats_enabled", buf, sizeof(buf)) > 0 &&
+	       buf[0] == '1';
+}
+
+static bool stats_counted(void)
+{
+	return st.stats_fd >= 0 || st.sysctl_stats;
+}
+
 static void collect(void)
 {
 	static const struct bpfmem_maps_filter all = { .id = -1, .tolerant = true };
@@ -193,6 +218,7 @@ static void collect(void)
 	st.err_memcgs += st.maps.err_memcgs;
 	st.err_listing += st.maps.err_listing;
 	st.progs.errs = 0;
+	st.sysctl_stats = sysctl_stats_enabled();
 	st.progs_ok = bpfmem_progs_sample(&st.progs) == 0;
 	st.err_progs += st.progs.errs;
 	st.err_collect += !st.maps_ok + !st.progs_ok;
@@ -209,7 +235,8 @@ static void render_progs(struct bpfmem_prom *w)
 	__u32 k;
 	int f;
 
-	for (f = 0; f < 3; f++) {
+	/* run time and runs only while the kernel counts them: stale otherwise */
+	for (f = stats_counted() ? 0 : 2; f < 3; f++) {
 		static const char *const fam[][2] = {
 			{ "bpfmem_prog_run_time_seconds_total", "Time the program ran while run-time stats were enabled." },
 			{ "bpfmem_prog_runs_total", "Runs of the program while run-time stats were enabled." },
@@ -246,8 +273,9 @@ static void render_self(struct bpfmem_prom *w)
 {
 	int i;
 
-	bpfmem_prom_family(w, "bpfmem_prog_stats_enabled", "gauge", "1 while the exporter holds BPF_ENABLE_STATS (program run time and counts).");
-	bpfmem_prom_sample(w, st.stats_fd >= 0, NULL);
+	bpfmem_prom_family(w, "bpfmem_prog_stats_enabled", "gauge", "1 while the kernel counts program run time and runs (by: exporter, --bpf-stats; sysctl, kernel.bpf_stats_enabled); 0: bpfmem_prog_run_time_seconds_total and bpfmem_prog_runs_total are left out.");
+	bpfmem_prom_sample(w, stats_counted(), "by", st.stats_fd >= 0 ? "exporter" :
+			   st.sysctl_stats ? "sysctl" : "none", NULL);
 	bpfmem_prom_family(w, "bpfmem_exporter_scrape_duration_seconds", "gauge", "Time the last collection took.");
 	bpfmem_prom_sample(w, st.duration, NULL);
 	bpfmem_prom_family(w, "bpfmem_exporter_collections_total", "counter", "Collections of maps, memcgs, allocators and programs.");
@@ -706,10 +734,15 @@ int cmd_exporter(int argc, char **argv)
 	}
 	st.maps.series = bpfmem_series_present();
 	bpfmem_maps_open(env.verbose);	/* or a note, and the collection does without */
-	st.stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
-	if (st.stats_fd < 0)
-		bpfmem_warn("BPF_ENABLE_STATS refused (%s): program run time and counts stay 0",
-			    strerror(errno));
+	if (env.bpf_stats) {
+		st.stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+		if (st.stats_fd < 0) {
+			bpfmem_err("--bpf-stats: BPF_ENABLE_STATS refused: %s", strerror(errno));
+			event_base_free(base);
+			bpfmem_maps_close();
+			return 1;
+		}
+	}
 	ret = serve(lfd);
 	event_base_free(base);
 	if (st.stats_fd >= 0)

@@ -173,10 +173,32 @@ static int cmp_rows(const void *a, const void *b)
 	return x->key.nr < y->key.nr ? -1 : x->key.nr > y->key.nr;
 }
 
-static bool task_gone(__u32 id)
+/*
+ * Whether /proc shows the pids of the rows (-P: the caller's pid namespace) and the
+ * kernel's thread ids (the in-flight map's keys). In a container whose /proc belongs
+ * to another pid namespace, or for kernel tids seen from a container, a missing
+ * /proc/ID says nothing: nothing is removed then (the kernel still reaps a thread's
+ * in-flight entry when it exits).
+ */
+static bool proc_rows_ok, proc_tids_ok;
+
+static bool proc_is_ours(void)
+{
+	char buf[32];
+	ssize_t n = readlink("/proc/self", buf, sizeof(buf) - 1);
+
+	if (n <= 0)
+		return false;
+	buf[n] = 0;
+	return strtol(buf, NULL, 10) == getpid();
+}
+
+static bool task_gone(__u32 id, bool proc_ok)
 {
 	char path[32];
 
+	if (!proc_ok)
+		return false;
 	snprintf(path, sizeof(path), "/proc/%u", id);
 	return access(path, F_OK) && errno == ENOENT;
 }
@@ -196,7 +218,7 @@ static void inflight_scan(int fd, long long *elements, long long *dead)
 	*elements = *dead = 0;
 	while (!bpf_map_get_next_key(fd, prev, &next) && *elements < 1000000) {
 		(*elements)++;
-		if (task_gone(next) && !bpf_map_lookup_elem(fd, &next, &in)) {
+		if (task_gone(next, proc_tids_ok) && !bpf_map_lookup_elem(fd, &next, &in)) {
 			(*dead)++;
 			bpf_map_delete_elem(fd, &next);
 		}
@@ -589,7 +611,7 @@ static int read_interval(struct syscalls_bpf *skel, int fd, size_t vsize,
 	for (i = 0; i < n; i++) {
 		struct sc_val final = {};
 
-		cs.gone[i] = env.by_process && task_gone(cs.cur[i].key.tgid) &&
+		cs.gone[i] = env.by_process && task_gone(cs.cur[i].key.tgid, proc_rows_ok) &&
 			     !bpf_map_lookup_and_delete_elem(fd, &cs.cur[i].key, &final);
 		if (cs.gone[i])
 			memcpy(&cs.cur[i].val, &final, vsize);
@@ -637,6 +659,7 @@ int cmd_syscalls(int argc, char **argv)
 	struct row *rows = NULL;
 	size_t vsize, nrows;
 	long long prev_stat[SC_NSTATS] = {}, cur, prev_missed = 0;
+	unsigned long long pidns_dev, pidns_ino;
 	bool list = false;
 	int err, counts_fd, stats_fd, i, ret;
 
@@ -657,6 +680,14 @@ int cmd_syscalls(int argc, char **argv)
 	if (!skel) {
 		bpfmem_err("cannot open BPF object: %s", strerror(errno));
 		return 1;
+	}
+	/* in a container's pid namespace, its pids both ways: -p, rows and self */
+	proc_rows_ok = proc_is_ours();
+	proc_tids_ok = proc_rows_ok;
+	if (bpfmem_child_pidns(&pidns_dev, &pidns_ino)) {
+		skel->rodata->pidns_dev = pidns_dev;
+		skel->rodata->pidns_ino = pidns_ino;
+		proc_tids_ok = false;
 	}
 	skel->rodata->self_tgid = getpid();
 	skel->rodata->filter_tgid = env.filter.pid;

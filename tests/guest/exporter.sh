@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # bpfmem exporter: scrapes (busybox wget, nc) parse (prom-check), a known map's
-# memlock and elements equal its fdinfo, OpenMetrics on request, program stats held
+# memlock and elements equal its fdinfo, OpenMetrics on request, program stats on request
 # only while running, malformed requests (bad method, '..' path, oversized header,
 # garbage, slow client, too many connections) get their status and the exporter
 # keeps serving, scrapes while ~100 maps are created and destroyed are all whole, a
@@ -34,12 +34,12 @@ fdseries=no
 cat /proc/$hpid/fdinfo/* 2>/dev/null | grep -q '^elements:' && fdseries=yes
 echo "# fdinfo series lines: $fdseries"
 
-bpfmem exporter >/tmp/exp.out 2>/tmp/exp.err &
+bpfmem exporter --bpf-stats >/tmp/exp.out 2>/tmp/exp.err &
 epid=$!
 wait_for 'listening on' /tmp/exp.err $epid; ok $? "exporter listens (default 127.0.0.1:9731)"
 sed 's/^/# exporter: /' /tmp/exp.err
-# BPF_ENABLE_STATS: an fd that keeps run-time stats on while held (the sysctl does not show it)
-ls -l /proc/$epid/fd | grep -q 'anon_inode:bpf-stats'; ok $? "exporter holds a BPF_ENABLE_STATS fd"
+# --bpf-stats: an fd that keeps run-time stats on while held (the sysctl does not show it)
+ls -l /proc/$epid/fd | grep -q 'anon_inode:bpf-stats'; ok $? "--bpf-stats: the exporter holds a BPF_ENABLE_STATS fd"
 
 scrape /tmp/m.txt; ok $? "GET /metrics"
 prom-check </tmp/m.txt >/tmp/pc.txt 2>&1; ok $? "scrape is valid text format 0.0.4 ($(cat /tmp/pc.txt))"
@@ -92,7 +92,7 @@ grep -q '^bpfmem_memcg_memory_current_bytes{memcg="/bpfmem-exp"} [1-9]' /tmp/m.t
 ok $? "memory.current of the holder's memcg"
 grep -q '^bpfmem_prog_runs_total{id="[0-9]*",name="dump_maps",type="tracing"} [1-9]' /tmp/m.txt
 ok $? "program stats: the exporter's own map iterator has runs"
-grep -q '^bpfmem_prog_stats_enabled 1$' /tmp/m.txt; ok $? "bpfmem_prog_stats_enabled 1"
+grep -q '^bpfmem_prog_stats_enabled{by="exporter"} 1$' /tmp/m.txt; ok $? "bpfmem_prog_stats_enabled{by=\"exporter\"} 1"
 
 # formats, index, HEAD
 timeout 20 wget -q -S -O /tmp/om.txt --header 'Accept: application/openmetrics-text;version=1.0.0,text/plain;version=0.0.4;q=0.5' \
@@ -278,6 +278,32 @@ timeout 20 wget -q -O /tmp/i2.txt http://127.0.0.1:9732/metrics
 ok $? "--interval 60: two scrapes, one collection"
 kill -INT $e2
 wait $e2
+ok $? "SIGINT: exit 0"
+
+# Without --bpf-stats the exporter turns no stats on (every BPF program on the host
+# would pay a clock read per run): no BPF_ENABLE_STATS fd, and run time and runs are
+# left out, unless the operator has kernel.bpf_stats_enabled at 1
+echo 0 >/proc/sys/kernel/bpf_stats_enabled
+bpfmem exporter --listen 127.0.0.1:9733 2>/tmp/exp3.err &
+e3=$!
+wait_for 'listening on' /tmp/exp3.err $e3; ok $? "exporter without --bpf-stats listens"
+! ls -l /proc/$e3/fd | grep -q 'anon_inode:bpf-stats'; ok $? "without --bpf-stats: no BPF_ENABLE_STATS fd"
+timeout 20 wget -q -O /tmp/s0.txt http://127.0.0.1:9733/metrics
+grep -q '^bpfmem_prog_stats_enabled{by="none"} 0$' /tmp/s0.txt &&
+	! grep -q '^bpfmem_prog_run_time_seconds_total{' /tmp/s0.txt &&
+	! grep -q '^bpfmem_prog_runs_total{' /tmp/s0.txt &&
+	grep -q '^bpfmem_prog_recursion_misses_total{' /tmp/s0.txt && prom-check </tmp/s0.txt >/dev/null
+ok $? "stats off: bpfmem_prog_stats_enabled{by=\"none\"} 0, no run time or runs, misses still"
+echo 1 >/proc/sys/kernel/bpf_stats_enabled
+timeout 20 wget -q -O /tmp/s1.txt http://127.0.0.1:9733/metrics
+timeout 20 wget -q -O /tmp/s2.txt http://127.0.0.1:9733/metrics
+echo 0 >/proc/sys/kernel/bpf_stats_enabled
+grep -q '^bpfmem_prog_stats_enabled{by="sysctl"} 1$' /tmp/s2.txt &&
+	grep -q '^bpfmem_prog_runs_total{id="[0-9]*",name="dump_maps",type="tracing"} [1-9]' /tmp/s2.txt &&
+	prom-check </tmp/s2.txt >/dev/null
+ok $? "kernel.bpf_stats_enabled 1: by=\"sysctl\", the exporter's own map iterator has runs"
+kill -INT $e3
+wait $e3
 ok $? "SIGINT: exit 0"
 
 kill $hpid

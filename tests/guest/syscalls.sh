@@ -100,6 +100,45 @@ ok $? "-P: the workload's row counts its syscalls (got '$n', want 1521..1530)"
 expect "-P: comm" "$(col $T/proc "$wpid" 2)" syscall-workloa
 expect "-P: errors" "$(col $T/proc "$wpid" 4)" 500
 
+# In a container's pid namespace (unshare -p -f --mount-proc): -p takes the pid there,
+# -P labels rows with it (bpf_get_ns_current_pid_tgid), and /proc there decides exits
+cat >$T/ns.sh <<'NS'
+T=/tmp/sc
+until_line() {	# until_line PATTERN FILE: 30 s at most
+	i=0
+	while ! grep -q "$1" "$2" 2>/dev/null && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+}
+for mode in p P; do
+	syscall-workload -s >$T/ns$mode.wl 2>&1 &
+	w=$!
+	until_line '^pid ' $T/ns$mode.wl
+	if [ $mode = p ]; then args="-p $w -T 0"; else args="-P -T 0"; fi
+	bpfmem syscalls $args >$T/ns$mode 2>$T/ns$mode.err &
+	t=$!
+	until_line Tracing $T/ns$mode.err
+	kill -USR1 $w
+	wait $w
+	kill -INT $t
+	wait $t
+	echo "ns$mode nspid $w rc $?"
+done
+NS
+if unshare -p -f --mount-proc true 2>/dev/null; then
+	unshare -p -f --mount-proc sh $T/ns.sh >$T/ns.out 2>&1
+	sed 's/^/#   /' $T/ns.out $T/nsp.err $T/nsp $T/nsP
+	np=$(awk '$1 == "nsp" { print $3 }' $T/ns.out)
+	nP=$(awk '$1 == "nsP" { print $3 }' $T/ns.out)
+	[ -n "$np" ] && [ "$np" -lt 100 ] && grep -q '^nsp .* rc 0$' $T/ns.out
+	ok $? "pid namespace: the workload has a pid of the namespace ($np) and syscalls -p exits 0"
+	expect "pid namespace: -p $np counts its getppid calls" "$(col $T/nsp getppid 2)" 1000
+	n=$(col $T/nsP "$nP" 3)
+	[ -n "$n" ] && [ "$n" -ge 1521 ] && [ "$n" -le 1530 ]
+	ok $? "pid namespace: -P labels the workload's row with its pid there, $nP (got '$n', want 1521..1530)"
+	expect "pid namespace: -P row's comm" "$(col $T/nsP "$nP" 2)" syscall-workloa
+else
+	skip "pid namespace: -p and -P" "unshare -p cannot make a pid namespace here"
+fi
+
 # intervals: the map holds one interval; the sum over intervals is exact
 traced intv "-i 0.2 -L -T 0" "-n 40 -t 10"
 sum=$(awk '$1 == "getppid" { s += $2 } END { print s + 0 }' $T/intv)

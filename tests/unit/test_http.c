@@ -190,8 +190,9 @@ static void test_big_values(void)
 		snprintf(w.fam, sizeof(w.fam), "x");
 		bpfmem_prom_sample(&w, cases[i].v, NULL);
 		snprintf(want, sizeof(want), "x %s\n", cases[i].text);
-		snprintf(desc, sizeof(desc), "value %s written exactly (got '%.40s')",
-			 cases[i].text, b.p ? b.p : "");
+		/* the sample's line without its newline: a TAP description is one line */
+		snprintf(desc, sizeof(desc), "value %s written exactly (got '%.*s')",
+			 cases[i].text, b.p ? (int)strcspn(b.p, "\n") : 0, b.p ? b.p : "");
 		CHECK(b.p && !strcmp(b.p, want) && strtod(b.p + 2, NULL) == cases[i].v, desc);
 	}
 	bpfmem_buf_free(&b);

@@ -114,6 +114,20 @@ int bpfmem_filter_opt(struct bpfmem_filter *f, int c, const char *arg)
 	return bpfmem_parse_pid(arg, &f->pid);
 }
 
+/* include/linux/proc_ns.h: the initial pid namespace's inode number */
+#define PROC_PID_INIT_INO 0xEFFFFFFCU
+
+bool bpfmem_child_pidns(unsigned long long *dev, unsigned long long *ino)
+{
+	struct stat st;
+
+	if (stat("/proc/self/ns/pid", &st) || st.st_ino == PROC_PID_INIT_INO)
+		return false;
+	*dev = st.st_dev;
+	*ino = st.st_ino;
+	return true;
+}
+
 int bpfmem_interval_opt(struct bpfmem_interval *iv, int c, const char *arg)
 {
 	switch (c) {

@@ -37,6 +37,11 @@ struct bpfmem_filter {
 	const char *cgroup;	/* NULL: any cgroup */
 };
 int bpfmem_filter_opt(struct bpfmem_filter *f, int c, const char *arg);
+/* The caller's pid namespace, when it is not the initial one (a container's): its
+ * nsfs device and inode, for bpf_get_ns_current_pid_tgid(), and true. False in the
+ * initial namespace (the kernel's pids are the caller's) or when it cannot be read.
+ */
+bool bpfmem_child_pidns(unsigned long long *dev, unsigned long long *ino);
 /* -i/--interval S, -d/--duration S (seconds) and -n/--count N of a periodic subcommand
  * (@c: the option's letter) into @iv.
  */
