@@ -719,6 +719,13 @@ int cmd_exporter(int argc, char **argv)
 	bpfmem_setup_signals();	/* until the loop's own handlers take over */
 	if (bpfmem_collector_init(env.verbose, "maps"))
 		return 1;
+	if (env.bpf_stats) {
+		st.stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+		if (st.stats_fd < 0) {
+			bpfmem_err("--bpf-stats: BPF_ENABLE_STATS refused: %s", strerror(errno));
+			return 1;
+		}
+	}
 	event_set_log_callback(on_libevent_log);
 	base = event_base_new();
 	if (!base) {
@@ -734,15 +741,6 @@ int cmd_exporter(int argc, char **argv)
 	}
 	st.maps.series = bpfmem_series_present();
 	bpfmem_maps_open(env.verbose);	/* or a note, and the collection does without */
-	if (env.bpf_stats) {
-		st.stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
-		if (st.stats_fd < 0) {
-			bpfmem_err("--bpf-stats: BPF_ENABLE_STATS refused: %s", strerror(errno));
-			event_base_free(base);
-			bpfmem_maps_close();
-			return 1;
-		}
-	}
 	ret = serve(lfd);
 	event_base_free(base);
 	if (st.stats_fd >= 0)

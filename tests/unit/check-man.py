@@ -114,7 +114,7 @@ def table_examples(src):
 
 def page_examples(rst):
     """The entries of a page's EXAMPLES section that run bpfmem: a line **COMMAND**,
-    then its indented description (joined); other entries (curl ...) are left out."""
+    then its indented description (joined); other entries (wget ...) are left out."""
     m = re.search(r'^EXAMPLES\n=+\n(.*?)(?=^[A-Z][A-Z ]+\n=+\n|\Z)', rst, re.M | re.S)
     if not m:
         return None

@@ -22,40 +22,30 @@
 #include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
-#include <linux/bpf.h>
+#include "wl-util.h"
 
 #define LISTING "/sys/kernel/debug/bpf/mem_alloc"
 
-static long long now_ns(void)
+static int cmp_double(const void *a, const void *b)
 {
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
-}
-
-static int cmp_ll(const void *a, const void *b)
-{
-	long long x = *(const long long *)a, y = *(const long long *)b;
+	double x = *(const double *)a, y = *(const double *)b;
 
 	return x < y ? -1 : x > y;
 }
 
 static int create_map(void)
 {
-	union bpf_attr attr;
+	union bpf_attr attr = {
+		.map_type = BPF_MAP_TYPE_HASH,
+		.key_size = 4,
+		.value_size = 8,
+		.max_entries = 16,
+		.map_flags = BPF_F_NO_PREALLOC,
+	};
 
-	memset(&attr, 0, sizeof(attr));
-	attr.map_type = BPF_MAP_TYPE_HASH;
-	attr.key_size = 4;
-	attr.value_size = 8;
-	attr.max_entries = 16;
-	attr.map_flags = BPF_F_NO_PREALLOC;
-	return syscall(__NR_bpf, BPF_MAP_CREATE, &attr, sizeof(attr));
+	return wl_sys_bpf(BPF_MAP_CREATE, &attr);
 }
 
 int main(int argc, char **argv)
@@ -63,7 +53,7 @@ int main(int argc, char **argv)
 	int c, i, n = 10000, reader = 0, fd;
 	volatile long *reads;
 	struct rlimit rl;
-	long long *lat, t0, total;
+	double *lat, t0, total;
 	char buf[65536];
 	pid_t pid = -1;
 
@@ -120,12 +110,12 @@ int main(int argc, char **argv)
 		while (!*reads)
 			usleep(1000);
 	}
-	t0 = now_ns();
+	t0 = bpfmem_mono_s();
 	for (i = 0; i < n; i++) {
-		long long t = now_ns();
+		double t = bpfmem_mono_s();
 
 		fd = create_map();
-		lat[i] = now_ns() - t;
+		lat[i] = bpfmem_mono_s() - t;
 		if (fd < 0) {
 			fprintf(stderr, "mapcreate: map %d: %s\n", i, strerror(errno));
 			if (pid > 0)
@@ -133,14 +123,14 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	total = now_ns() - t0;
+	total = bpfmem_mono_s() - t0;
 	if (pid > 0) {
 		kill(pid, SIGKILL);
 		waitpid(pid, NULL, 0);
 	}
-	qsort(lat, n, sizeof(*lat), cmp_ll);
-	printf("mapcreate maps %d reader %d reads %ld p50_us %lld p99_us %lld max_us %lld total_ms %lld\n",
-	       n, reader, *reads, lat[n / 2] / 1000, lat[(n * 99) / 100] / 1000,
-	       lat[n - 1] / 1000, total / 1000000);
+	qsort(lat, n, sizeof(*lat), cmp_double);
+	printf("mapcreate maps %d reader %d reads %ld p50_us %.0f p99_us %.0f max_us %.0f total_ms %.0f\n",
+	       n, reader, *reads, lat[n / 2] * 1e6, lat[(n * 99) / 100] * 1e6,
+	       lat[n - 1] * 1e6, total * 1e3);
 	return 0;
 }

@@ -45,7 +45,6 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
@@ -68,45 +67,29 @@ struct shared {
 	volatile long offline_ms;
 };
 
-static long now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000;
-}
-
-static int write_str(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY), ret = 0;
-
-	if (fd < 0)
-		return -1;
-	if (write(fd, s, strlen(s)) != (ssize_t)strlen(s))
-		ret = -1;
-	close(fd);
-	return ret;
-}
-
 #define CPU1_ONLINE	"/sys/devices/system/cpu/cpu1/online"
 
 /* -o: take CPU 1 offline once the fill is in reclaim, time it, bring it back */
 static void offliner(struct shared *sh)
 {
-	long t0, deadline = now_ms() + 120000;
+	double t0, deadline = bpfmem_mono_s() + 120;
+	int err;
 
 	wl_pin_cpu(0);
-	while (!sh->go && !sh->stop && now_ms() < deadline)
+	while (!sh->go && !sh->stop && bpfmem_mono_s() < deadline)
 		usleep(1000);
-	t0 = now_ms();
-	if (write_str(CPU1_ONLINE, "0")) {
-		fprintf(stderr, "reclaimfill: cannot take CPU 1 offline: %s\n", strerror(errno));
+	t0 = bpfmem_mono_s();
+	err = bpfmem_write_file(CPU1_ONLINE, "0");
+	if (err) {
+		fprintf(stderr, "reclaimfill: cannot take CPU 1 offline: %s\n", strerror(-err));
 		sh->offline_ms = -2;
 	} else {
-		sh->offline_ms = now_ms() - t0;
+		sh->offline_ms = (long)((bpfmem_mono_s() - t0) * 1000);
 		usleep(200000);
-		if (write_str(CPU1_ONLINE, "1"))
-			fprintf(stderr, "reclaimfill: cannot bring CPU 1 back: %s\n", strerror(errno));
+		err = bpfmem_write_file(CPU1_ONLINE, "1");
+		if (err)
+			fprintf(stderr, "reclaimfill: cannot bring CPU 1 back: %s\n",
+				strerror(-err));
 	}
 	sh->offline_done = 1;
 }
