@@ -4,8 +4,13 @@
 # bpfmem kernel pipeline: Debian linux-source-6.12 -> git tree -> `git am` of
 # kernel/patches/*.patch -> config from kernel/config fragments -> bzImage + vmlinux.
 #
-#   kernel/build.sh [--flavor base|rt|debug] [--vanilla] [--ksrc 6.12|6.1] [--print-dir]
+#   kernel/build.sh [--flavor base|rt|debug|distro|distro-rt] [--vanilla] [--ksrc 6.12|6.1]
+#                   [--print-dir]
 #
+# distro, distro-rt: the series on Debian's own whole config (cloud-amd64, rt_amd64;
+# `kernel/config/distro.py full`: modules left out, no module signing), "what Debian's
+# users would get" (./run build distro, ./run test --full); the other flavours are
+# tinyconfig + kernel/config fragments, Debian's options in the families that matter.
 # --ksrc 6.1: Debian 12's own kernel line (linux-source-6.1), vanilla base only (the
 # series is against 6.12), for the tools' tests on kernels without the series (suite
 # compat); its own tree in $BPFMEM_CACHE/kernel-6.1, fragments + config/linux-6.1.config.
@@ -44,8 +49,8 @@ while [ $# -gt 0 ]; do
 	*) echo "kernel/build.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
 done
-case "$flavor" in base|rt|debug) ;; *)
-	echo "kernel/build.sh: unknown flavor '$flavor' (base|rt|debug)" >&2; exit 2 ;;
+case "$flavor" in base|rt|debug|distro|distro-rt) ;; *)
+	echo "kernel/build.sh: unknown flavor '$flavor' (base|rt|debug|distro|distro-rt)" >&2; exit 2 ;;
 esac
 # each kernel line has its own cache directory (pristine repository, trees, builds, lock)
 case "$ksrc" in
@@ -63,6 +68,11 @@ case "$ksrc" in
 esac
 
 config_frags() {	# the fragments of this flavour and variant, in merge order
+	# (distro flavours: the script that prints Debian's whole config, and that config)
+	case "$flavor" in distro*)
+		echo "$here/config/distro.py $(python3 "$here/config/distro.py" debian-path "$flavor")"
+		return ;;
+	esac
 	# Debian's own options in the families that matter to the series (slab/mm, memcg,
 	# BPF, hardening, preemption/RCU, tracing; config/distro.py): cloud-amd64's for base
 	# and debug, rt_amd64's for rt. 6.1 (compat) keeps our own minimal guest.
@@ -238,11 +248,19 @@ auto) [ -d "$CCACHE_DIR" ] && cc="ccache gcc" ;;
 esac
 mk() { make -s -C "$tree" O="$out" ARCH=x86_64 CC="$cc" HOSTCC="$cc" "$@"; }
 
-stage "configuring: tinyconfig + $(for f in $frags; do basename "$f" .config; done | paste -sd+)"
-mk tinyconfig >/dev/null
-# merge_config.sh writes temporary files into the current directory
-(cd "$out" && "$tree/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" $frags >/dev/null)
-mk olddefconfig >/dev/null
+case "$flavor" in
+distro*)
+	stage "configuring: Debian's whole config (distro.py full $flavor)"
+	python3 "$here/config/distro.py" full "$flavor" >"$out/.config"
+	mk olddefconfig >/dev/null
+	frags="" ;;
+*)
+	stage "configuring: tinyconfig + $(for f in $frags; do basename "$f" .config; done | paste -sd+)"
+	mk tinyconfig >/dev/null
+	# merge_config.sh writes temporary files into the current directory
+	(cd "$out" && "$tree/scripts/kconfig/merge_config.sh" -m -O "$out" "$out/.config" $frags >/dev/null)
+	mk olddefconfig >/dev/null ;;
+esac
 
 missing=""
 for f in $frags; do

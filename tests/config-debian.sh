@@ -9,7 +9,7 @@
 #   tests/config-debian.sh FLAVOR        (TAP)
 set -uo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-flavor=${1:?usage: config-debian.sh base|rt|debug}
+flavor=${1:?usage: config-debian.sh base|rt|debug|distro|distro-rt}
 cfg=${BPFMEM_CACHE:-/var/cache/bpfmem}/kernel/build-patched-$flavor/.config
 echo "1..2"
 if [ -f "$cfg" ]; then echo "ok 1 - $flavor kernel configured ($cfg)"; else echo "not ok 1 - no $cfg (./run build $flavor)"; echo "not ok 2 - nothing to compare"; exit 1; fi

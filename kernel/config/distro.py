@@ -3,6 +3,10 @@
 """Debian's kernel configuration, in the option families that matter to bpfmem.
 
   distro.py fragment FLAVOR [DEBIAN_CONFIG]   print the fragment distro-FLAVOR.config
+  distro.py full FLAVOR [DEBIAN_CONFIG]       print Debian's whole config as ./run build distro
+                                              builds it (kernel/build.sh --flavor
+                                              distro|distro-rt): modules left out,
+                                              FULL_OVERRIDES below
   distro.py check FLAVOR DOT_CONFIG [DEBIAN_CONFIG]
                                               compare a built .config with Debian's over
                                               the families; exit 1 on any difference
@@ -23,6 +27,20 @@ DEBIAN = {
     'base': '/usr/src/linux-config-6.12/config.amd64_none_cloud-amd64.xz',
     'debug': '/usr/src/linux-config-6.12/config.amd64_none_cloud-amd64.xz',
     'rt': '/usr/src/linux-config-6.12/config.amd64_rt_amd64.xz',
+    'distro': '/usr/src/linux-config-6.12/config.amd64_none_cloud-amd64.xz',
+    'distro-rt': '/usr/src/linux-config-6.12/config.amd64_rt_amd64.xz',
+}
+
+# `full`: Debian's config as it is, but for these (option -> (value, reason)); every
+# module (=m) is left out, since the guests load none (Debian's own binary boots in the
+# harness without its modules too); CONFIG_MODULES itself stays, for bpf_testmod.ko
+FULL_OVERRIDES = {
+    'SYSTEM_TRUSTED_KEYS': ('""', 'Debian\'s UEFI certificates (debian/certs) are not in linux-source'),
+    'SYSTEM_REVOCATION_KEYS': ('""', 'as SYSTEM_TRUSTED_KEYS'),
+    'MODULE_SIG': ('n', 'no signing key here; the selftests\' bpf_testmod.ko is loaded unsigned'),
+    'MODULE_SIG_ALL': ('n', 'follows MODULE_SIG'),
+    'LOCALVERSION': ('"-bpfmem-distro"', 'names the build in uname -r'),
+    'BUILD_SALT': ('"bpfmem"', 'not Debian\'s ABI name: this is not Debian\'s binary'),
 }
 
 FAMILIES = {
@@ -68,6 +86,8 @@ FLAVOR_EXCEPTIONS = {
         'PREEMPT_BUILD': 'selected by PREEMPT_DYNAMIC (the same backport)',
     },
     'base': {},
+    'distro': {},
+    'distro-rt': {},
 }
 
 
@@ -101,11 +121,39 @@ def exceptions(flavor):
 
 
 def main(argv):
-    if len(argv) < 3 or argv[1] not in ('fragment', 'check') or argv[2] not in DEBIAN:
-        sys.stderr.write('usage: distro.py fragment FLAVOR [DEBIAN_CONFIG] | '
+    if len(argv) == 3 and argv[1] == 'debian-path' and argv[2] in DEBIAN:
+        print(DEBIAN[argv[2]])
+        return 0
+    if len(argv) < 3 or argv[1] not in ('fragment', 'full', 'check') or argv[2] not in DEBIAN:
+        sys.stderr.write('usage: distro.py fragment|full FLAVOR [DEBIAN_CONFIG] | '
                          'check FLAVOR DOT_CONFIG [DEBIAN_CONFIG]\n')
         return 2
     flavor = argv[2]
+    if argv[1] == 'full':
+        src = argv[3] if len(argv) > 3 else DEBIAN[flavor]
+        print('# Debian\'s own config %s, as kernel/config/distro.py full prints it:'
+              % src.rsplit('/', 1)[-1])
+        print('# modules left out, FULL_OVERRIDES there applied')
+        opener = lzma.open if src.endswith('.xz') else open
+        seen = set()
+        with opener(src, 'rt') as f:
+            for line in f:
+                line = line.rstrip('\n')
+                m = re.match(r'CONFIG_([A-Za-z0-9_]+)=(.*)$', line) or \
+                    re.match(r'# CONFIG_([A-Za-z0-9_]+) is not set$', line)
+                opt = m.group(1) if m else None
+                seen.add(opt)
+                if opt in FULL_OVERRIDES:
+                    v = FULL_OVERRIDES[opt][0]
+                    line = '# CONFIG_%s is not set' % opt if v == 'n' else 'CONFIG_%s=%s' % (opt, v)
+                elif m and line.endswith('=m'):
+                    line = '# CONFIG_%s is not set' % opt
+                print(line)
+        # Debian's published configs leave out the strings its build fills in
+        for opt, (v, _) in sorted(FULL_OVERRIDES.items()):
+            if opt not in seen:
+                print('# CONFIG_%s is not set' % opt if v == 'n' else 'CONFIG_%s=%s' % (opt, v))
+        return 0
     if argv[1] == 'fragment':
         deb = parse(argv[3] if len(argv) > 3 else DEBIAN[flavor])
         exc = exceptions(flavor)
@@ -135,7 +183,8 @@ def main(argv):
         d = deb.get(opt, 'n')
         b = built.get(opt, 'n')
         if d == 'm':
-            d = 'y'
+            # the whole-config flavours leave modules out; the others build them in
+            d = 'n' if flavor.startswith('distro') else 'y'
         if d == b:
             same += 1
             continue

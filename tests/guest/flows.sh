@@ -20,7 +20,7 @@ echo "# kernel $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs"
 # scaled down on debug (KASAN + lockdep) and on Debian's kernels (suite compat: four
 # kernels in the gate; what they check is that the tool works on a kernel without
 # the series, not how it holds up under volume, which base and rt check)
-case "$flavor" in debug|deb*) CHURN=1000 NCONN=4 SUMN=500 ;; esac
+case "$flavor" in debug|deb*|distro*) CHURN=1000 NCONN=4 SUMN=500 ;; esac
 
 # field KEY: value of "KEY": in a JSON line on stdin (numbers and strings)
 AWKLIB='function g(k,   m) {
@@ -309,8 +309,10 @@ ok $? "unconnected UDP receivers: one flow per peer with bytes and packets, owne
 # ---- veth between two network namespaces ----
 # iproute2 (--add /bin/ip), by path: busybox sh runs its own applets before $PATH
 IP=/usr/bin/ip
-# Debian's own kernels (deb*) build veth as a module, and the guest loads none
-if [ "${flavor#deb}" != "$flavor" ] && ! grep -qw veth_newlink /proc/kallsyms; then
+# Debian's own kernels (deb*) and the series on Debian's config (distro*) build veth
+# as a module, and the guest loads none
+if { [ "${flavor#deb}" != "$flavor" ] || [ "${flavor#distro}" != "$flavor" ]; } &&
+	! grep -qw veth_newlink /proc/kallsyms; then
 	skip "veth between network namespaces" "kernel $flavor has veth as a module (CONFIG_VETH=m), the guest loads no modules"
 elif [ -x $IP ] && $IP netns add peer 2>/tmp/ip.err; then
 	$IP link add vf0 type veth peer name vf1 &&

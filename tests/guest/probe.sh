@@ -12,9 +12,10 @@ grep -q '^fentry attach: *yes' /tmp/probe.txt; ok $? "fentry can attach"
 bpfmem probe -j | grep -q '"btf":true'; ok $? "probe -j reports BTF"
 
 # the kernel name says what it is: rt and *-rt (vanilla-rt, deb612-rt, deb61-rt) are
-# PREEMPT_RT; base, rt and debug carry the series, the others (vanilla*, k61, deb*) not
+# PREEMPT_RT; base, rt, debug and distro* (the series on Debian's whole config) carry
+# the series, the others (vanilla*, k61, deb*) not
 series=no
-case "$flavor" in base|rt|debug) series=yes ;; esac
+case "$flavor" in base|rt|debug|distro|distro-rt) series=yes ;; esac
 if [ "$flavor" = rt ] || [ "${flavor%-rt}" != "$flavor" ]; then
 	grep -q '^PREEMPT_RT: *yes' /tmp/probe.txt; ok $? "kernel reports PREEMPT_RT"
 	if [ $series = yes ]; then

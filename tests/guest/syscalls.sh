@@ -8,7 +8,7 @@ flavor=${1:-base}
 T=/tmp/sc
 mkdir -p $T
 churn=2000
-case "$flavor" in debug|deb*) churn=500 ;; esac	# as flows.sh: scaled down
+case "$flavor" in debug|deb*|distro*) churn=500 ;; esac	# as flows.sh: scaled down
 
 # traced NAME "TRACER ARGS" "WORKLOAD ARGS": workload waits, tracer attaches with -p,
 # workload runs, tracer gets SIGINT. Output in $T/NAME, exit status in $T/NAME.rc.

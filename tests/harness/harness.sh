@@ -79,7 +79,7 @@ done
 case "$smp" in ''|*[!0-9]*) herr "bad --smp '$smp'" ;; esac
 
 case "$kernel" in
-base|rt|debug) bz=$CACHE/kernel/build-patched-$kernel/arch/x86/boot/bzImage ;;
+base|rt|debug|distro|distro-rt) bz=$CACHE/kernel/build-patched-$kernel/arch/x86/boot/bzImage ;;
 vanilla) bz=$CACHE/kernel/vanilla/build-base/arch/x86/boot/bzImage ;;
 vanilla-*) bz=$CACHE/kernel/vanilla/build-${kernel#vanilla-}/arch/x86/boot/bzImage ;;
 k61) bz=$CACHE/kernel-6.1/vanilla/build-base/arch/x86/boot/bzImage ;;
