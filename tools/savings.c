@@ -44,16 +44,17 @@
  * A kernel that does not charge map memory to memcgs (no kmem accounting: SLOB,
  * !CONFIG_MEMCG_KMEM, cgroup.memory=nokmem) is refused with that reason, exit 1:
  * a map's own cgroup is probed first (check_kmem_accounting()).
+ *
+ * This file is the command and its measurement (options, the maps and their fills,
+ * sizes from BTF); tools/savings/ the rest: cgroup.c the cgroup plumbing, churn.c the
+ * churn case, print.c the table, CSV and JSON printers, savings.h what they share.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <limits.h>
-#include <pthread.h>
-#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/stat.h>
 #include <bpf/bpf.h>
 #include <bpf/btf.h>
 #include <bpf/libbpf.h>
@@ -61,42 +62,23 @@
 #include "cmds.h"
 #include "libbpfmem.h"
 #include "savings.skel.h"
+#include "savings/savings.h"
 
 #define SAVINGS_MAX_KV 1024	/* bpf/savings.bpf.c scratch size */
-#define MAX_OCC 16
 
-static struct {
-	long key_size, value_size, max_entries;
-	double occ[MAX_OCC];
-	int n_occ;
-	bool fill_bpf, fill_user, churn, json, csv, verbose, lru;
-	double churn_occ;
-	long churn_rounds;
-	double settle;
-	const char *csv_file;
-} env = {
+struct savings_env env = {
 	.key_size = 40, .value_size = 48, .max_entries = 10240,
 	.occ = { 0.1, 1, 10, 50, 100 }, .n_occ = 5,
 	.fill_bpf = true, .fill_user = true, .churn = true,
 	.churn_occ = 50, .churn_rounds = 16, .settle = 2,
 };
 
-struct result {
-	const char *mode, *fill;
-	double occ;
-	long long elements, memory, kernel, memlock, cached, pending, floor;
-	int forced;	/* fdinfo "forced_dynamic: 1" (bpfmem series): not preallocated */
-	long long fails;	/* failed insert runs/calls that had to be retried */
-};
-
-static struct result *results;
-static int n_results;
+struct result *results;
+int n_results;
 static size_t cap_results;
-static long long elem_bytes, bucket_bytes, n_buckets;
-static char orig_cg[PATH_MAX];
-static int cg_seq;
-static int ncpus;	/* online CPUs, ids in cpus[]: BPF_F_TEST_RUN_ON_CPU needs online */
-static int *cpus;
+long long elem_bytes, bucket_bytes, n_buckets;
+int ncpus;
+int *cpus;
 
 enum { OPT_FILL = 256, OPT_CHURN, OPT_NO_CHURN, OPT_ROUNDS, OPT_SETTLE, OPT_LRU, OPT_CSV,
        OPT_CSV_FILE };
@@ -215,140 +197,9 @@ static const struct bpfmem_cli cli = {
 	.verbose = &env.verbose,
 };
 
-/* ---- cgroups (tools/lib/cgroup.c), each failure with its error line ---- */
-
-/* @cg: a cgroup by name, "/" or "/bpfmem-savings-PID-N" */
-static int move_self(const char *cg)
-{
-	char dir[PATH_MAX];
-	int err;
-
-	bpfmem_cg_dir(dir, sizeof(dir), cg);
-	err = bpfmem_cg_join(dir);
-	if (err)
-		bpfmem_err("cannot move into cgroup %s: %s", cg, strerror(-err));
-	return err;
-}
-
-static int read_current(const char *dir, long long *v)
-{
-	if (bpfmem_cg_read(dir, "memory.current", NULL, v)) {
-		bpfmem_err("cannot read %s/memory.current (or unknown format)", dir);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-/* memory.current of cgroup @cg after draining per-CPU stocks */
-static int measure_cg(const char *cg, long long *current, long long *kernel)
-{
-	char dir[PATH_MAX];
-	int err;
-
-	bpfmem_cg_dir(dir, sizeof(dir), cg);
-	err = bpfmem_cg_drain(dir);
-	if (err) {
-		bpfmem_err("cannot write %s/memory.high: %s", dir, strerror(-err));
-		return err;
-	}
-	if (read_current(dir, current))
-		return -EINVAL;
-	*kernel = -1;
-	if (bpfmem_cg_read(dir, "memory.stat", "kernel", kernel) == -EINVAL) {
-		bpfmem_err("unknown format of %s/memory.stat", dir);
-		return -EINVAL;
-	}
-	return 0;
-}
-
-static int new_cgroup(char *cg, size_t len)
-{
-	char dir[PATH_MAX], path[PATH_MAX + 16];
-	long long cur;
-
-	snprintf(cg, len, "/bpfmem-savings-%d-%d", getpid(), cg_seq++);
-	bpfmem_cg_dir(dir, sizeof(dir), cg);
-	if (mkdir(dir, 0755)) {
-		bpfmem_err("cannot create cgroup %s: %s", dir, strerror(errno));
-		return -errno;
-	}
-	snprintf(path, sizeof(path), "%s/memory.current", dir);
-	if (access(path, R_OK)) {
-		bpfmem_err("no memory controller in %s (cgroup v2 with +memory needed)", cg);
-		goto fail;
-	}
-	if (read_current(dir, &cur))
-		goto fail;
-	if (cur) {
-		bpfmem_err("fresh cgroup %s starts at memory.current %lld, not 0", cg, cur);
-		goto fail;
-	}
-	return 0;
-fail:
-	rmdir(dir);	/* not left behind */
-	return -EINVAL;
-}
-
-static void remove_cgroup(const char *cg)
-{
-	char dir[PATH_MAX];
-	int err;
-
-	bpfmem_cg_dir(dir, sizeof(dir), cg);
-	err = bpfmem_cg_remove(dir);
-	if (err)
-		bpfmem_warn("warning: cannot remove cgroup %s: %s", dir, strerror(-err));
-}
-
-/*
- * Whether this kernel charges BPF map memory to the memcg a map is created in (kmem
- * accounting): a 256 KiB array map made in a fresh cgroup must show in its
- * memory.current. It does not on SLOB or without CONFIG_MEMCG_KMEM (6.1's tinyconfig
- * picks SLOB), nor with cgroup.memory=nokmem: then there is nothing to measure, and
- * every case would print 0.0 KiB.
- */
-#define PROBE_BYTES (256 << 10)
-
-static int check_kmem_accounting(void)
-{
-	long long cur = -1, kern;
-	char cg[128];
-	int fd, e, err = -1;
-
-	if (new_cgroup(cg, sizeof(cg)))
-		return -1;
-	if (move_self(cg))
-		goto out;
-	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "sav_kmem_probe", 4, 4096,
-			    PROBE_BYTES / 4096, NULL);
-	e = errno;
-	if (move_self(orig_cg)) {
-		if (fd >= 0)
-			close(fd);
-		goto out;
-	}
-	if (fd < 0) {
-		bpfmem_err("cannot create a map: %s", strerror(e));
-		goto out;
-	}
-	if (!measure_cg(cg, &cur, &kern)) {
-		if (cur < PROBE_BYTES / 2)
-			bpfmem_err("this kernel does not charge BPF map memory to memory cgroups "
-				   "(memory.current %lld B with a %d KiB map in it: no kmem "
-				   "accounting, e.g. SLOB, CONFIG_MEMCG_KMEM off or "
-				   "cgroup.memory=nokmem): nothing to measure", cur, PROBE_BYTES >> 10);
-		else
-			err = 0;
-	}
-	close(fd);
-out:
-	remove_cgroup(cg);
-	return err;
-}
-
 /* ---- the map and its fills ---- */
 
-static int create_in_cgroup(const char *cg, bool prealloc)
+int create_in_cgroup(const char *cg, bool prealloc)
 {
 	LIBBPF_OPTS(bpf_map_create_opts, o, .map_flags = prealloc ? 0 : BPF_F_NO_PREALLOC);
 	int fd, err;
@@ -374,7 +225,7 @@ static int create_in_cgroup(const char *cg, bool prealloc)
 	return fd;
 }
 
-static struct savings_bpf *load_filler(int map_fd)
+struct savings_bpf *load_filler(int map_fd)
 {
 	struct savings_bpf *skel = savings_bpf__open();
 	int err;
@@ -423,8 +274,8 @@ static long long bpf_run(struct savings_bpf *skel, long long start, long long co
  * rest is retried after yielding, and every failed run is counted in @fails.
  * Deletes never fail transiently. Returns operations done.
  */
-static long long bpf_ops(struct savings_bpf *skel, long long start, long long count, int op,
-			 int cpu, long long *fails)
+long long bpf_ops(struct savings_bpf *skel, long long start, long long count, int op,
+		  int cpu, long long *fails)
 {
 	long long done = 0, n;
 	int idle = 0;
@@ -472,7 +323,7 @@ static long long user_fill(int fd, long long count, long long *fails)
 	return i;
 }
 
-static long long count_elements(int fd)
+long long count_elements(int fd)
 {
 	long long n = bpfmem_count_keys(fd, env.key_size, LLONG_MAX);
 
@@ -484,8 +335,8 @@ static long long floor_of(long long elements)
 	return elements * elem_bytes + bucket_bytes;
 }
 
-static int add_result(const char *mode, const char *fill, double occ, int fd, const char *cg,
-		      long long elements, long long fails)
+int add_result(const char *mode, const char *fill, double occ, int fd, const char *cg,
+	       long long elements, long long fails)
 {
 	struct bpfmem_map_info mi;
 	struct result *r;
@@ -514,7 +365,7 @@ static int add_result(const char *mode, const char *fill, double occ, int fd, co
 	return 0;
 }
 
-static long long target_of(double occ)
+long long target_of(double occ)
 {
 	long long n = (long long)(occ / 100.0 * env.max_entries + 0.5);
 
@@ -565,179 +416,6 @@ out:
 	close(fd);
 out_cg:
 	remove_cgroup(cg);
-	return err;
-}
-
-/* ---- churn ---- */
-
-struct churn_worker {
-	pthread_t th;
-	int cpu;
-	struct savings_bpf *skel;
-	long long del_start, ins_start, batch;
-	long long deleted, inserted, fails;
-	int err;
-};
-
-static pthread_barrier_t bar_start, bar_end;
-static volatile int churn_stop;
-/*
- * Workers wait at this gate until every one of them was created: the barriers are
- * set up for that number only then, so a failed pthread_create() cannot leave the
- * others blocked in a barrier that never fills (gate_state 2: go home).
- */
-static pthread_mutex_t gate_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t gate_cond = PTHREAD_COND_INITIALIZER;
-static int gate_state;
-
-static void gate_set(int state)
-{
-	pthread_mutex_lock(&gate_lock);
-	gate_state = state;
-	pthread_cond_broadcast(&gate_cond);
-	pthread_mutex_unlock(&gate_lock);
-}
-
-static void *churn_thread(void *arg)
-{
-	struct churn_worker *w = arg;
-	cpu_set_t set;
-	int state;
-
-	/* the programs run on w->cpu anyway (BPF_F_TEST_RUN_ON_CPU); this keeps the
-	 * syscall side there too
-	 */
-	CPU_ZERO(&set);
-	CPU_SET(w->cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set))
-		w->err = -errno;
-	pthread_mutex_lock(&gate_lock);
-	while (!gate_state)
-		pthread_cond_wait(&gate_cond, &gate_lock);
-	state = gate_state;
-	pthread_mutex_unlock(&gate_lock);
-	if (state != 1)
-		return NULL;
-	for (;;) {
-		pthread_barrier_wait(&bar_start);
-		if (churn_stop)
-			break;
-		w->deleted = bpf_ops(w->skel, w->del_start, w->batch, 1, w->cpu, &w->fails);
-		w->inserted = bpf_ops(w->skel, w->ins_start, w->batch, 0, w->cpu, &w->fails);
-		pthread_barrier_wait(&bar_end);
-	}
-	return NULL;
-}
-
-static int churn_case(bool prealloc)
-{
-	struct churn_worker *w;
-	struct savings_bpf *skel = NULL;
-	long long k = target_of(env.churn_occ), batch, lo = 0, peak = -1, peak_kernel = -1;
-	long long fails = 0;
-	const char *mode = prealloc ? "prealloc" : "dynamic";
-	char cg[128];
-	long r;
-	int fd, c, err = -1;
-
-	batch = k / (8 * ncpus);
-	if (batch < 1)
-		batch = 1;
-	w = calloc(ncpus, sizeof(*w));
-	if (!w)
-		return -1;
-	if (new_cgroup(cg, sizeof(cg)))
-		goto out_free;
-	fd = create_in_cgroup(cg, prealloc);
-	if (fd < 0)
-		goto out_cg;
-	skel = load_filler(fd);
-	if (!skel)
-		goto out;
-	if (bpf_ops(skel, 0, k, 0, -1, &fails) != k) {
-		bpfmem_err("churn: filling the %s map to %lld elements failed", mode, k);
-		goto out;
-	}
-	churn_stop = 0;
-	gate_state = 0;
-	for (c = 0; c < ncpus; c++) {
-		w[c].cpu = cpus[c];
-		w[c].skel = skel;
-		w[c].batch = batch;
-		err = pthread_create(&w[c].th, NULL, churn_thread, &w[c]);
-		if (err) {
-			bpfmem_err("churn: cannot start the worker for CPU %d: %s", cpus[c],
-				   strerror(err));
-			gate_set(2);
-			while (c > 0)
-				pthread_join(w[--c].th, NULL);
-			err = -1;
-			goto out;
-		}
-	}
-	err = -1;
-	pthread_barrier_init(&bar_start, NULL, ncpus + 1);
-	pthread_barrier_init(&bar_end, NULL, ncpus + 1);
-	gate_set(1);
-	for (c = 0; c < ncpus; c++)
-		if (w[c].err)	/* not fatal: the runs are on that CPU regardless */
-			bpfmem_warn("churn: worker not pinned to CPU %d (its runs still are): %s",
-				    w[c].cpu, strerror(-w[c].err));
-	for (r = 0; r < env.churn_rounds; r++) {
-		long long cur, kern;
-
-		for (c = 0; c < ncpus; c++) {
-			/* CPU c deletes a slice another CPU inserted in an earlier round */
-			w[c].del_start = lo + ((c + 1) % ncpus) * batch;
-			w[c].ins_start = lo + k + c * batch;
-		}
-		pthread_barrier_wait(&bar_start);
-		pthread_barrier_wait(&bar_end);
-		lo += ncpus * batch;
-		for (c = 0; c < ncpus; c++) {
-			if (w[c].deleted != batch || w[c].inserted != batch) {
-				bpfmem_err("churn round %ld on CPU %d: %lld of %lld deleted, %lld inserted",
-					   r, w[c].cpu, w[c].deleted, batch, w[c].inserted);
-				err = -2;
-			}
-		}
-		if (err == -2)
-			break;
-		if (measure_cg(cg, &cur, &kern))
-			break;
-		if (cur > peak) {
-			peak = cur;
-			peak_kernel = kern;
-		}
-	}
-	churn_stop = 1;
-	pthread_barrier_wait(&bar_start);
-	for (c = 0; c < ncpus; c++)
-		pthread_join(w[c].th, NULL);
-	pthread_barrier_destroy(&bar_start);
-	pthread_barrier_destroy(&bar_end);
-	if (err == -2 || r < env.churn_rounds)
-		goto out;
-	if (count_elements(fd) != k) {
-		bpfmem_err("churn: map holds %lld elements, expected %lld", count_elements(fd), k);
-		goto out;
-	}
-	for (c = 0; c < ncpus; c++)
-		fails += w[c].fails;
-	/* peak: the largest drained memory.current seen after a round */
-	if (add_result(mode, "churn-peak", env.churn_occ, fd, cg, k, fails))
-		goto out;
-	results[n_results - 1].memory = peak;
-	results[n_results - 1].kernel = peak_kernel;
-	bpfmem_sleep(env.settle);
-	err = add_result(mode, "churn-settled", env.churn_occ, fd, cg, k, fails);
-out:
-	savings_bpf__destroy(skel);
-	close(fd);
-out_cg:
-	remove_cgroup(cg);
-out_free:
-	free(w);
 	return err;
 }
 
@@ -796,136 +474,6 @@ static int kernel_sizes(void)
 	return 0;
 }
 
-/* ---- output ---- */
-
-static void csv_num(FILE *f, long long v)
-{
-	if (v >= 0)
-		fprintf(f, "%lld", v);
-}
-
-static void print_csv(FILE *f)
-{
-	int i;
-
-	fprintf(f, "mode,fill,occupancy_pct,elements,memory_bytes,kernel_bytes,memlock_bytes,"
-		"cached_bytes,pending_bytes,floor_bytes,key_size,value_size,max_entries,"
-		"element_bytes,bucket_bytes,forced_dynamic,fill_failures\n");
-	for (i = 0; i < n_results; i++) {
-		const struct result *r = &results[i];
-
-		fprintf(f, "%s,%s,%g,%lld,%lld,", r->mode, r->fill, r->occ, r->elements, r->memory);
-		csv_num(f, r->kernel);
-		fprintf(f, ",%lld,", r->memlock);
-		csv_num(f, r->cached);
-		fputc(',', f);
-		csv_num(f, r->pending);
-		fprintf(f, ",%lld,%ld,%ld,%ld,%lld,%lld,%d,%lld\n", r->floor, env.key_size,
-			env.value_size, env.max_entries, elem_bytes, bucket_bytes, r->forced, r->fails);
-	}
-}
-
-static void print_json(void)
-{
-	struct jw jw;
-	int i;
-
-	jw_init(&jw, stdout);
-	for (i = 0; i < n_results; i++) {
-		const struct result *r = &results[i];
-
-		jw_start_object(&jw);
-		jw_string_field(&jw, "mode", r->mode);
-		jw_string_field(&jw, "fill", r->fill);
-		jw_float_field(&jw, "occupancy_pct", "%g", r->occ);
-		jw_int_field(&jw, "elements", r->elements);
-		jw_int_field(&jw, "memory_bytes", r->memory);
-		jw_count_field(&jw, "kernel_bytes", r->kernel);
-		jw_int_field(&jw, "memlock_bytes", r->memlock);
-		jw_count_field(&jw, "cached_bytes", r->cached);
-		jw_count_field(&jw, "pending_bytes", r->pending);
-		jw_int_field(&jw, "floor_bytes", r->floor);
-		jw_int_field(&jw, "key_size", env.key_size);
-		jw_int_field(&jw, "value_size", env.value_size);
-		jw_int_field(&jw, "max_entries", env.max_entries);
-		jw_int_field(&jw, "element_bytes", elem_bytes);
-		jw_int_field(&jw, "bucket_bytes", bucket_bytes);
-		jw_bool_field(&jw, "forced_dynamic", r->forced);
-		jw_int_field(&jw, "fill_failures", r->fails);
-		jw_string_field(&jw, "map_type", env.lru ? "lru_hash" : "hash");
-		jw_end_object(&jw);
-	}
-}
-
-static const struct result *find(const char *mode, const char *fill, double occ)
-{
-	int i;
-
-	for (i = 0; i < n_results; i++)
-		if (!strcmp(results[i].mode, mode) && !strcmp(results[i].fill, fill) &&
-		    results[i].occ == occ)
-			return &results[i];
-	return NULL;
-}
-
-static void kib(long long v, int w)
-{
-	if (v < 0)
-		printf(" %*s", w, "n/a");
-	else
-		printf(" %*.1f", w, v / 1024.0);
-}
-
-static void print_table(bool series)
-{
-	static const char *const fills[] = { "bpf", "user", "churn-peak", "churn-settled" };
-	size_t f;
-	int i;
-
-	printf("map shape: %s, key %ld B, value %ld B, max_entries %ld; element %lld B, "
-	       "%lld buckets = %lld B; %d CPUs\n", env.lru ? "LRU hash" : "hash", env.key_size,
-	       env.value_size, env.max_entries, elem_bytes, n_buckets, bucket_bytes, ncpus);
-	printf("memory = memcg memory.current of the map's own cgroup (KiB); floor = elements x "
-	       "element + buckets\n");
-	printf("%-13s %7s %8s %11s %11s %11s %8s %11s %11s %11s\n", "FILL", "OCC%", "ELEMS",
-	       "PREALLOC", "DYNAMIC", "FLOOR", "DYN/PRE", "DYN-MEMLOCK", "DYN-CACHED",
-	       "DYN-PENDING");
-	for (f = 0; f < sizeof(fills) / sizeof(fills[0]); f++) {
-		for (i = 0; i < n_results; i++) {
-			const struct result *d = &results[i], *p;
-
-			if (strcmp(d->mode, "dynamic") || strcmp(d->fill, fills[f]))
-				continue;
-			p = find("prealloc", d->fill, d->occ);
-			printf("%-13s %7g %8lld", d->fill, d->occ, d->elements);
-			kib(p ? p->memory : -1, 11);
-			kib(d->memory, 11);
-			kib(d->floor, 11);
-			if (p && p->memory > 0)
-				printf(" %7.1f%%", 100.0 * d->memory / p->memory);
-			else
-				printf(" %8s", "n/a");
-			kib(d->memlock, 11);
-			kib(d->cached, 11);
-			kib(d->pending, 11);
-			printf("\n");
-		}
-	}
-	if (!series)
-		printf("allocator cached/pending: n/a: kernel without the series\n");
-	for (i = 0; i < n_results; i++)
-		if (results[i].fails)
-			printf("%s %s fill at %g%%: %lld inserts failed (allocator cache empty, refill "
-			       "could not run in the program) and were retried\n", results[i].mode,
-			       results[i].fill, results[i].occ, results[i].fails);
-	for (i = 0; i < n_results; i++)
-		if (results[i].forced) {
-			printf("note: the kernel forced the 'preallocated' map dynamic "
-			       "(fdinfo forced_dynamic: 1)\n");
-			break;
-		}
-}
-
 static int parse_occ(const char *s)
 {
 	char *copy = strdup(s), *tok, *save = NULL, *end;
@@ -948,15 +496,6 @@ static int parse_occ(const char *s)
 	if (!env.n_occ) {
 		bpfmem_err("empty occupancy list");
 		return -EINVAL;
-	}
-	return 0;
-}
-
-static int current_cgroup(void)
-{
-	if (bpfmem_cg_self(orig_cg, sizeof(orig_cg))) {
-		bpfmem_err("cannot find this process' cgroup v2 (/proc/self/cgroup)");
-		return -ENOENT;
 	}
 	return 0;
 }
