@@ -43,7 +43,7 @@
  *
  * A kernel that does not charge map memory to memcgs (no kmem accounting: SLOB,
  * !CONFIG_MEMCG_KMEM, cgroup.memory=nokmem) is refused with that reason, exit 1:
- * a map's own cgroup is probed first (check_kmem_accounting()).
+ * a map's own cgroup is probed first (sav_check_kmem_accounting()).
  *
  * This file is the command and its measurement (options, the maps and their fills,
  * sizes from BTF); tools/savings/ the rest: cgroup.c the cgroup plumbing, churn.c the
@@ -66,19 +66,19 @@
 
 #define SAVINGS_MAX_KV 1024	/* bpf/savings.bpf.c scratch size */
 
-struct savings_env env = {
+struct savings_env sav_env = {
 	.key_size = 40, .value_size = 48, .max_entries = 10240,
 	.occ = { 0.1, 1, 10, 50, 100 }, .n_occ = 5,
 	.fill_bpf = true, .fill_user = true, .churn = true,
 	.churn_occ = 50, .churn_rounds = 16, .settle = 2,
 };
 
-struct result *results;
-int n_results;
+struct result *sav_results;
+int sav_n_results;
 static size_t cap_results;
-long long elem_bytes, bucket_bytes, n_buckets;
-int ncpus;
-int *cpus;
+long long sav_elem_bytes, sav_bucket_bytes, sav_n_buckets;
+int sav_ncpus;
+int *sav_cpus;
 
 enum { OPT_FILL = 256, OPT_CHURN, OPT_NO_CHURN, OPT_ROUNDS, OPT_SETTLE, OPT_LRU, OPT_CSV,
        OPT_CSV_FILE };
@@ -97,15 +97,15 @@ static const struct bpfmem_opt opts[] = {
 	{ OPT_ROUNDS, "rounds", "N", "churn rounds (default 16; each replaces 1/8 of the keys)" },
 	{ OPT_SETTLE, "settle", "S", "seconds to wait after churn before 'settled' (default 2)" },
 	{ OPT_LRU, "lru", NULL, "LRU hash maps (BPF_F_NO_PREALLOC needs series patch 9)",
-	  .flag = &env.lru },
+	  .flag = &sav_env.lru },
 	{ 'j', "json", NULL, "JSON, one object per measurement:\n"
 	  "{mode,fill,occupancy_pct,elements,memory_bytes,kernel_bytes,\n"
 	  "memlock_bytes,cached_bytes,pending_bytes,floor_bytes,key_size,\n"
 	  "value_size,max_entries,element_bytes,bucket_bytes,\n"
 	  "forced_dynamic,fill_failures,map_type} (null = n/a)",
-	  .flag = &env.json },
+	  .flag = &sav_env.json },
 	{ OPT_CSV, "csv", NULL, "CSV (same fields) instead of the table",
-	  .flag = &env.csv },
+	  .flag = &sav_env.csv },
 	{ OPT_CSV_FILE, "csv-file", "FILE", "also write the CSV to FILE (for tools/plot-savings.sh)" },
 	{},
 };
@@ -131,19 +131,19 @@ static int parse_opt(int key, const char *arg, void *ctx)
 
 	switch (key) {
 	case 'k':
-		if (bpfmem_parse_long(arg, 4, SAVINGS_MAX_KV, &env.key_size)) {
+		if (bpfmem_parse_long(arg, 4, SAVINGS_MAX_KV, &sav_env.key_size)) {
 			bpfmem_err("invalid key size '%s' (4..%d)", arg, SAVINGS_MAX_KV);
 			return -EINVAL;
 		}
 		return 0;
 	case 'V':
-		if (bpfmem_parse_long(arg, 4, SAVINGS_MAX_KV, &env.value_size)) {
+		if (bpfmem_parse_long(arg, 4, SAVINGS_MAX_KV, &sav_env.value_size)) {
 			bpfmem_err("invalid value size '%s' (4..%d)", arg, SAVINGS_MAX_KV);
 			return -EINVAL;
 		}
 		return 0;
 	case 'e':
-		if (bpfmem_parse_long(arg, 16, 1 << 22, &env.max_entries)) {
+		if (bpfmem_parse_long(arg, 16, 1 << 22, &sav_env.max_entries)) {
 			bpfmem_err("invalid max entries '%s' (16..%d)", arg, 1 << 22);
 			return -EINVAL;
 		}
@@ -152,9 +152,9 @@ static int parse_opt(int key, const char *arg, void *ctx)
 		return parse_occ(arg);
 	case OPT_FILL:
 		if (!strcmp(arg, "bpf")) {
-			env.fill_user = false;
+			sav_env.fill_user = false;
 		} else if (!strcmp(arg, "user")) {
-			env.fill_bpf = false;
+			sav_env.fill_bpf = false;
 		} else if (strcmp(arg, "both")) {
 			bpfmem_err("invalid --fill '%s' (bpf|user|both)", arg);
 			return -EINVAL;
@@ -165,21 +165,21 @@ static int parse_opt(int key, const char *arg, void *ctx)
 			bpfmem_err("invalid churn occupancy '%s' (1..90 %%)", arg);
 			return -EINVAL;
 		}
-		env.churn_occ = v;
+		sav_env.churn_occ = v;
 		return 0;
 	case OPT_NO_CHURN:
-		env.churn = false;
+		sav_env.churn = false;
 		return 0;
 	case OPT_ROUNDS:
-		if (bpfmem_parse_long(arg, 1, 10000, &env.churn_rounds)) {
+		if (bpfmem_parse_long(arg, 1, 10000, &sav_env.churn_rounds)) {
 			bpfmem_err("invalid --rounds '%s'", arg);
 			return -EINVAL;
 		}
 		return 0;
 	case OPT_SETTLE:
-		return bpfmem_parse_seconds(arg, &env.settle);
+		return bpfmem_parse_seconds(arg, &sav_env.settle);
 	case OPT_CSV_FILE:
-		env.csv_file = arg;
+		sav_env.csv_file = arg;
 		return 0;
 	}
 	return -EINVAL;
@@ -194,38 +194,38 @@ static const struct bpfmem_cli cli = {
 	.opts = opts,
 	.examples = examples,
 	.parse = parse_opt,
-	.verbose = &env.verbose,
+	.verbose = &sav_env.verbose,
 };
 
 /* ---- the map and its fills ---- */
 
-int create_in_cgroup(const char *cg, bool prealloc)
+int sav_create_in_cgroup(const char *cg, bool prealloc)
 {
 	LIBBPF_OPTS(bpf_map_create_opts, o, .map_flags = prealloc ? 0 : BPF_F_NO_PREALLOC);
 	int fd, err;
 
-	if (move_self(cg))
+	if (sav_move_self(cg))
 		return -1;
-	fd = bpf_map_create(env.lru ? BPF_MAP_TYPE_LRU_HASH : BPF_MAP_TYPE_HASH,
+	fd = bpf_map_create(sav_env.lru ? BPF_MAP_TYPE_LRU_HASH : BPF_MAP_TYPE_HASH,
 			    prealloc ? "sav_prealloc" : "sav_dynamic",
-			    env.key_size, env.value_size, env.max_entries, &o);
+			    sav_env.key_size, sav_env.value_size, sav_env.max_entries, &o);
 	err = errno;
-	if (move_self(orig_cg)) {
+	if (sav_move_self(sav_orig_cg)) {
 		if (fd >= 0)
 			close(fd);
 		return -1;
 	}
-	if (fd < 0 && env.lru && !prealloc && err == 524 /* ENOTSUPP */)
+	if (fd < 0 && sav_env.lru && !prealloc && err == 524 /* ENOTSUPP */)
 		bpfmem_err("this kernel has no LRU hash maps with BPF_F_NO_PREALLOC "
 			   "(bpfmem series patch 9)");
 	else if (fd < 0)
 		bpfmem_err("cannot create the %s map (key %ld, value %ld, %ld entries): %s",
-			   prealloc ? "preallocated" : "dynamic", env.key_size, env.value_size,
-			   env.max_entries, strerror(err));
+			   prealloc ? "preallocated" : "dynamic", sav_env.key_size, sav_env.value_size,
+			   sav_env.max_entries, strerror(err));
 	return fd;
 }
 
-struct savings_bpf *load_filler(int map_fd)
+struct savings_bpf *sav_load_filler(int map_fd)
 {
 	struct savings_bpf *skel = savings_bpf__open();
 	int err;
@@ -274,7 +274,7 @@ static long long bpf_run(struct savings_bpf *skel, long long start, long long co
  * rest is retried after yielding, and every failed run is counted in @fails.
  * Deletes never fail transiently. Returns operations done.
  */
-long long bpf_ops(struct savings_bpf *skel, long long start, long long count, int op,
+long long sav_bpf_ops(struct savings_bpf *skel, long long start, long long count, int op,
 		  int cpu, long long *fails)
 {
 	long long done = 0, n;
@@ -323,33 +323,33 @@ static long long user_fill(int fd, long long count, long long *fails)
 	return i;
 }
 
-long long count_elements(int fd)
+long long sav_count_elements(int fd)
 {
-	long long n = bpfmem_count_keys(fd, env.key_size, LLONG_MAX);
+	long long n = bpfmem_count_keys(fd, sav_env.key_size, LLONG_MAX);
 
 	return n < 0 ? -1 : n;
 }
 
 static long long floor_of(long long elements)
 {
-	return elements * elem_bytes + bucket_bytes;
+	return elements * sav_elem_bytes + sav_bucket_bytes;
 }
 
-int add_result(const char *mode, const char *fill, double occ, int fd, const char *cg,
+int sav_add_result(const char *mode, const char *fill, double occ, int fd, const char *cg,
 	       long long elements, long long fails)
 {
 	struct bpfmem_map_info mi;
 	struct result *r;
 
-	if (bpfmem_grow(&results, &cap_results, (size_t)n_results + 1, sizeof(*results)))
+	if (bpfmem_grow(&sav_results, &cap_results, (size_t)sav_n_results + 1, sizeof(*sav_results)))
 		return -ENOMEM;
-	r = &results[n_results];
+	r = &sav_results[sav_n_results];
 	memset(r, 0, sizeof(*r));
 	r->mode = mode;
 	r->fill = fill;
 	r->occ = occ;
 	r->elements = elements;
-	if (measure_cg(cg, &r->memory, &r->kernel))
+	if (sav_measure_cg(cg, &r->memory, &r->kernel))
 		return -EINVAL;
 	if (bpfmem_map_fdinfo(fd, &mi)) {
 		bpfmem_err("unknown format of the map's fdinfo");
@@ -361,13 +361,13 @@ int add_result(const char *mode, const char *fill, double occ, int fd, const cha
 	r->floor = floor_of(elements);
 	r->forced = mi.forced_dynamic > 0;
 	r->fails = fails;
-	n_results++;
+	sav_n_results++;
 	return 0;
 }
 
-long long target_of(double occ)
+long long sav_target_of(double occ)
 {
-	long long n = (long long)(occ / 100.0 * env.max_entries + 0.5);
+	long long n = (long long)(occ / 100.0 * sav_env.max_entries + 0.5);
 
 	return n < 1 ? 1 : n;
 }
@@ -376,20 +376,20 @@ long long target_of(double occ)
 static int fill_case(bool prealloc, bool bpf, double occ)
 {
 	struct savings_bpf *skel = NULL;
-	long long n = target_of(occ), done, elems, fails = 0;
+	long long n = sav_target_of(occ), done, elems, fails = 0;
 	char cg[128];
 	int fd, err = -1;
 
-	if (new_cgroup(cg, sizeof(cg)))
+	if (sav_new_cgroup(cg, sizeof(cg)))
 		return -1;
-	fd = create_in_cgroup(cg, prealloc);
+	fd = sav_create_in_cgroup(cg, prealloc);
 	if (fd < 0)
 		goto out_cg;
 	if (bpf) {
-		skel = load_filler(fd);
+		skel = sav_load_filler(fd);
 		if (!skel)
 			goto out;
-		done = bpf_ops(skel, 0, n, 0, -1, &fails);
+		done = sav_bpf_ops(skel, 0, n, 0, -1, &fails);
 	} else {
 		done = user_fill(fd, n, &fails);
 	}
@@ -401,21 +401,21 @@ static int fill_case(bool prealloc, bool bpf, double occ)
 		goto out;
 	}
 	bpfmem_sleep(0.05);	/* let the allocator's refill irq_work run */
-	elems = count_elements(fd);
+	elems = sav_count_elements(fd);
 	/* an LRU map may evict before it is full: a CPU takes its free nodes from
 	 * the global list in batches, and evicts when the last batch is short
 	 */
-	if (elems != n && !(env.lru && elems <= n)) {
+	if (elems != n && !(sav_env.lru && elems <= n)) {
 		bpfmem_err("map holds %lld elements after inserting %lld", elems, n);
 		goto out;
 	}
-	err = add_result(prealloc ? "prealloc" : "dynamic", bpf ? "bpf" : "user", occ, fd, cg,
+	err = sav_add_result(prealloc ? "prealloc" : "dynamic", bpf ? "bpf" : "user", occ, fd, cg,
 			 elems, fails);
 out:
 	savings_bpf__destroy(skel);
 	close(fd);
 out_cg:
-	remove_cgroup(cg);
+	sav_remove_cgroup(cg);
 	return err;
 }
 
@@ -454,7 +454,7 @@ static int kernel_sizes(void)
 	}
 	id = btf__find_by_name_kind(btf, "htab_elem", BTF_KIND_STRUCT);
 	he = id > 0 ? btf__resolve_size(btf, id) : -1;
-	if (he > 0 && env.lru && !btf_has_member(btf, id, "lru_node")) {
+	if (he > 0 && sav_env.lru && !btf_has_member(btf, id, "lru_node")) {
 		/* the LRU node is a prefix of the element (kernel/proposed) */
 		id = btf__find_by_name_kind(btf, "bpf_lru_node", BTF_KIND_STRUCT);
 		he = id > 0 ? he + ((btf__resolve_size(btf, id) + 7) & ~7L) : -1;
@@ -466,11 +466,11 @@ static int kernel_sizes(void)
 		bpfmem_err("struct htab_elem / struct bucket not in vmlinux BTF");
 		return -ENOENT;
 	}
-	elem_bytes = he + ((env.key_size + 7) & ~7L) + ((env.value_size + 7) & ~7L);
-	n_buckets = 1;
-	while (n_buckets < env.max_entries)
-		n_buckets <<= 1;
-	bucket_bytes = n_buckets * b;
+	sav_elem_bytes = he + ((sav_env.key_size + 7) & ~7L) + ((sav_env.value_size + 7) & ~7L);
+	sav_n_buckets = 1;
+	while (sav_n_buckets < sav_env.max_entries)
+		sav_n_buckets <<= 1;
+	sav_bucket_bytes = sav_n_buckets * b;
 	return 0;
 }
 
@@ -478,22 +478,22 @@ static int parse_occ(const char *s)
 {
 	char *copy = strdup(s), *tok, *save = NULL, *end;
 
-	env.n_occ = 0;
+	sav_env.n_occ = 0;
 	for (tok = strtok_r(copy, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		double v;
 
 		errno = 0;
 		v = strtod(tok, &end);
-		if (errno || end == tok || *end || !(v > 0) || v > 100 || env.n_occ == MAX_OCC) {
+		if (errno || end == tok || *end || !(v > 0) || v > 100 || sav_env.n_occ == MAX_OCC) {
 			bpfmem_err("invalid occupancy list '%s' (up to %d percentages in (0,100])",
 				   s, MAX_OCC);
 			free(copy);
 			return -EINVAL;
 		}
-		env.occ[env.n_occ++] = v;
+		sav_env.occ[sav_env.n_occ++] = v;
 	}
 	free(copy);
-	if (!env.n_occ) {
+	if (!sav_env.n_occ) {
 		bpfmem_err("empty occupancy list");
 		return -EINVAL;
 	}
@@ -508,23 +508,23 @@ int cmd_savings(int argc, char **argv)
 	err = bpfmem_cli_parse(&cli, argc, argv);
 	if (err)
 		return err < 0 ? 0 : err;
-	if (env.json && env.csv) {
+	if (sav_env.json && sav_env.csv) {
 		bpfmem_err("-j and --csv are exclusive");
 		return 2;
 	}
-	if (bpfmem_loader_init(env.verbose))
+	if (bpfmem_loader_init(sav_env.verbose))
 		return 1;
 	if (geteuid() != 0) {
 		bpfmem_err("no privilege: needs root (BPF and cgroup creation)");
 		return 1;
 	}
-	ncpus = bpfmem_online_cpus(&cpus);
-	if (ncpus <= 0) {
+	sav_ncpus = bpfmem_online_cpus(&sav_cpus);
+	if (sav_ncpus <= 0) {
 		bpfmem_err("cannot read the online CPUs (/sys/devices/system/cpu/online): %s",
-			   strerror(ncpus ? -ncpus : EINVAL));
+			   strerror(sav_ncpus ? -sav_ncpus : EINVAL));
 		return 1;
 	}
-	if (kernel_sizes() || current_cgroup())
+	if (kernel_sizes() || sav_current_cgroup())
 		return 1;
 	if (access(BPFMEM_CG_ROOT "/cgroup.subtree_control", W_OK)) {
 		bpfmem_err("cgroup v2 not mounted at " BPFMEM_CG_ROOT);
@@ -536,43 +536,43 @@ int cmd_savings(int argc, char **argv)
 			   strerror(-err));
 		return 1;
 	}
-	if (check_kmem_accounting())
+	if (sav_check_kmem_accounting())
 		return 1;
 	series = bpfmem_series_present();
 	bpfmem_setup_signals();
 
-	for (i = 0; i < env.n_occ && !bpfmem_exiting; i++) {
+	for (i = 0; i < sav_env.n_occ && !bpfmem_exiting; i++) {
 		int b;
 
 		for (b = 0; b < 2; b++) {
-			if ((b == 0 && !env.fill_bpf) || (b == 1 && !env.fill_user))
+			if ((b == 0 && !sav_env.fill_bpf) || (b == 1 && !sav_env.fill_user))
 				continue;
-			if (fill_case(true, b == 0, env.occ[i]) ||
-			    fill_case(false, b == 0, env.occ[i]))
+			if (fill_case(true, b == 0, sav_env.occ[i]) ||
+			    fill_case(false, b == 0, sav_env.occ[i]))
 				return 1;
 		}
 	}
-	if (env.churn && !bpfmem_exiting)
-		if (churn_case(true) || churn_case(false))
+	if (sav_env.churn && !bpfmem_exiting)
+		if (sav_churn_case(true) || sav_churn_case(false))
 			return 1;
 
-	if (env.csv_file) {
-		FILE *f = fopen(env.csv_file, "w");
+	if (sav_env.csv_file) {
+		FILE *f = fopen(sav_env.csv_file, "w");
 
 		if (!f) {
-			bpfmem_err("cannot write %s: %s", env.csv_file, strerror(errno));
+			bpfmem_err("cannot write %s: %s", sav_env.csv_file, strerror(errno));
 			return 1;
 		}
-		print_csv(f);
+		sav_print_csv(f);
 		fclose(f);
 	}
-	if (env.json)
-		print_json();
-	else if (env.csv)
-		print_csv(stdout);
+	if (sav_env.json)
+		sav_print_json();
+	else if (sav_env.csv)
+		sav_print_csv(stdout);
 	else
-		print_table(series);
-	free(results);
-	free(cpus);
+		sav_print_table(series);
+	free(sav_results);
+	free(sav_cpus);
 	return 0;
 }

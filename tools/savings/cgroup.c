@@ -16,11 +16,11 @@
 #include "libbpfmem.h"
 #include "savings.h"
 
-char orig_cg[PATH_MAX];
+char sav_orig_cg[PATH_MAX];
 static int cg_seq;
 
 /* @cg: a cgroup by name, "/" or "/bpfmem-savings-PID-N" */
-int move_self(const char *cg)
+int sav_move_self(const char *cg)
 {
 	char dir[PATH_MAX];
 	int err;
@@ -42,7 +42,7 @@ static int read_current(const char *dir, long long *v)
 }
 
 /* memory.current of cgroup @cg after draining per-CPU stocks */
-int measure_cg(const char *cg, long long *current, long long *kernel)
+int sav_measure_cg(const char *cg, long long *current, long long *kernel)
 {
 	char dir[PATH_MAX];
 	int err;
@@ -63,7 +63,7 @@ int measure_cg(const char *cg, long long *current, long long *kernel)
 	return 0;
 }
 
-int new_cgroup(char *cg, size_t len)
+int sav_new_cgroup(char *cg, size_t len)
 {
 	char dir[PATH_MAX], path[PATH_MAX + 16];
 	long long cur;
@@ -91,7 +91,7 @@ fail:
 	return -EINVAL;
 }
 
-void remove_cgroup(const char *cg)
+void sav_remove_cgroup(const char *cg)
 {
 	char dir[PATH_MAX];
 	int err;
@@ -111,20 +111,20 @@ void remove_cgroup(const char *cg)
  */
 #define PROBE_BYTES (256 << 10)
 
-int check_kmem_accounting(void)
+int sav_check_kmem_accounting(void)
 {
 	long long cur = -1, kern;
 	char cg[128];
 	int fd, e, err = -1;
 
-	if (new_cgroup(cg, sizeof(cg)))
+	if (sav_new_cgroup(cg, sizeof(cg)))
 		return -1;
-	if (move_self(cg))
+	if (sav_move_self(cg))
 		goto out;
 	fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "sav_kmem_probe", 4, 4096,
 			    PROBE_BYTES / 4096, NULL);
 	e = errno;
-	if (move_self(orig_cg)) {
+	if (sav_move_self(sav_orig_cg)) {
 		if (fd >= 0)
 			close(fd);
 		goto out;
@@ -133,7 +133,7 @@ int check_kmem_accounting(void)
 		bpfmem_err("cannot create a map: %s", strerror(e));
 		goto out;
 	}
-	if (!measure_cg(cg, &cur, &kern)) {
+	if (!sav_measure_cg(cg, &cur, &kern)) {
 		if (cur < PROBE_BYTES / 2)
 			bpfmem_err("this kernel does not charge BPF map memory to memory cgroups "
 				   "(memory.current %lld B with a %d KiB map in it: no kmem "
@@ -144,14 +144,14 @@ int check_kmem_accounting(void)
 	}
 	close(fd);
 out:
-	remove_cgroup(cg);
+	sav_remove_cgroup(cg);
 	return err;
 }
 
 
-int current_cgroup(void)
+int sav_current_cgroup(void)
 {
-	if (bpfmem_cg_self(orig_cg, sizeof(orig_cg))) {
+	if (bpfmem_cg_self(sav_orig_cg, sizeof(sav_orig_cg))) {
 		bpfmem_err("cannot find this process' cgroup v2 (/proc/self/cgroup)");
 		return -ENOENT;
 	}

@@ -69,51 +69,51 @@ static void *churn_thread(void *arg)
 		pthread_barrier_wait(&bar_start);
 		if (churn_stop)
 			break;
-		w->deleted = bpf_ops(w->skel, w->del_start, w->batch, 1, w->cpu, &w->fails);
-		w->inserted = bpf_ops(w->skel, w->ins_start, w->batch, 0, w->cpu, &w->fails);
+		w->deleted = sav_bpf_ops(w->skel, w->del_start, w->batch, 1, w->cpu, &w->fails);
+		w->inserted = sav_bpf_ops(w->skel, w->ins_start, w->batch, 0, w->cpu, &w->fails);
 		pthread_barrier_wait(&bar_end);
 	}
 	return NULL;
 }
 
-int churn_case(bool prealloc)
+int sav_churn_case(bool prealloc)
 {
 	struct churn_worker *w;
 	struct savings_bpf *skel = NULL;
-	long long k = target_of(env.churn_occ), batch, lo = 0, peak = -1, peak_kernel = -1;
+	long long k = sav_target_of(sav_env.churn_occ), batch, lo = 0, peak = -1, peak_kernel = -1;
 	long long fails = 0;
 	const char *mode = prealloc ? "prealloc" : "dynamic";
 	char cg[128];
 	long r;
 	int fd, c, err = -1;
 
-	batch = k / (8 * ncpus);
+	batch = k / (8 * sav_ncpus);
 	if (batch < 1)
 		batch = 1;
-	w = calloc(ncpus, sizeof(*w));
+	w = calloc(sav_ncpus, sizeof(*w));
 	if (!w)
 		return -1;
-	if (new_cgroup(cg, sizeof(cg)))
+	if (sav_new_cgroup(cg, sizeof(cg)))
 		goto out_free;
-	fd = create_in_cgroup(cg, prealloc);
+	fd = sav_create_in_cgroup(cg, prealloc);
 	if (fd < 0)
 		goto out_cg;
-	skel = load_filler(fd);
+	skel = sav_load_filler(fd);
 	if (!skel)
 		goto out;
-	if (bpf_ops(skel, 0, k, 0, -1, &fails) != k) {
+	if (sav_bpf_ops(skel, 0, k, 0, -1, &fails) != k) {
 		bpfmem_err("churn: filling the %s map to %lld elements failed", mode, k);
 		goto out;
 	}
 	churn_stop = 0;
 	gate_state = 0;
-	for (c = 0; c < ncpus; c++) {
-		w[c].cpu = cpus[c];
+	for (c = 0; c < sav_ncpus; c++) {
+		w[c].cpu = sav_cpus[c];
 		w[c].skel = skel;
 		w[c].batch = batch;
 		err = pthread_create(&w[c].th, NULL, churn_thread, &w[c]);
 		if (err) {
-			bpfmem_err("churn: cannot start the worker for CPU %d: %s", cpus[c],
+			bpfmem_err("churn: cannot start the worker for CPU %d: %s", sav_cpus[c],
 				   strerror(err));
 			gate_set(2);
 			while (c > 0)
@@ -123,25 +123,25 @@ int churn_case(bool prealloc)
 		}
 	}
 	err = -1;
-	pthread_barrier_init(&bar_start, NULL, ncpus + 1);
-	pthread_barrier_init(&bar_end, NULL, ncpus + 1);
+	pthread_barrier_init(&bar_start, NULL, sav_ncpus + 1);
+	pthread_barrier_init(&bar_end, NULL, sav_ncpus + 1);
 	gate_set(1);
-	for (c = 0; c < ncpus; c++)
+	for (c = 0; c < sav_ncpus; c++)
 		if (w[c].err)	/* not fatal: the runs are on that CPU regardless */
 			bpfmem_warn("churn: worker not pinned to CPU %d (its runs still are): %s",
 				    w[c].cpu, strerror(-w[c].err));
-	for (r = 0; r < env.churn_rounds; r++) {
+	for (r = 0; r < sav_env.churn_rounds; r++) {
 		long long cur, kern;
 
-		for (c = 0; c < ncpus; c++) {
+		for (c = 0; c < sav_ncpus; c++) {
 			/* CPU c deletes a slice another CPU inserted in an earlier round */
-			w[c].del_start = lo + ((c + 1) % ncpus) * batch;
+			w[c].del_start = lo + ((c + 1) % sav_ncpus) * batch;
 			w[c].ins_start = lo + k + c * batch;
 		}
 		pthread_barrier_wait(&bar_start);
 		pthread_barrier_wait(&bar_end);
-		lo += ncpus * batch;
-		for (c = 0; c < ncpus; c++) {
+		lo += sav_ncpus * batch;
+		for (c = 0; c < sav_ncpus; c++) {
 			if (w[c].deleted != batch || w[c].inserted != batch) {
 				bpfmem_err("churn round %ld on CPU %d: %lld of %lld deleted, %lld inserted",
 					   r, w[c].cpu, w[c].deleted, batch, w[c].inserted);
@@ -150,7 +150,7 @@ int churn_case(bool prealloc)
 		}
 		if (err == -2)
 			break;
-		if (measure_cg(cg, &cur, &kern))
+		if (sav_measure_cg(cg, &cur, &kern))
 			break;
 		if (cur > peak) {
 			peak = cur;
@@ -159,30 +159,30 @@ int churn_case(bool prealloc)
 	}
 	churn_stop = 1;
 	pthread_barrier_wait(&bar_start);
-	for (c = 0; c < ncpus; c++)
+	for (c = 0; c < sav_ncpus; c++)
 		pthread_join(w[c].th, NULL);
 	pthread_barrier_destroy(&bar_start);
 	pthread_barrier_destroy(&bar_end);
-	if (err == -2 || r < env.churn_rounds)
+	if (err == -2 || r < sav_env.churn_rounds)
 		goto out;
-	if (count_elements(fd) != k) {
-		bpfmem_err("churn: map holds %lld elements, expected %lld", count_elements(fd), k);
+	if (sav_count_elements(fd) != k) {
+		bpfmem_err("churn: map holds %lld elements, expected %lld", sav_count_elements(fd), k);
 		goto out;
 	}
-	for (c = 0; c < ncpus; c++)
+	for (c = 0; c < sav_ncpus; c++)
 		fails += w[c].fails;
 	/* peak: the largest drained memory.current seen after a round */
-	if (add_result(mode, "churn-peak", env.churn_occ, fd, cg, k, fails))
+	if (sav_add_result(mode, "churn-peak", sav_env.churn_occ, fd, cg, k, fails))
 		goto out;
-	results[n_results - 1].memory = peak;
-	results[n_results - 1].kernel = peak_kernel;
-	bpfmem_sleep(env.settle);
-	err = add_result(mode, "churn-settled", env.churn_occ, fd, cg, k, fails);
+	sav_results[sav_n_results - 1].memory = peak;
+	sav_results[sav_n_results - 1].kernel = peak_kernel;
+	bpfmem_sleep(sav_env.settle);
+	err = sav_add_result(mode, "churn-settled", sav_env.churn_occ, fd, cg, k, fails);
 out:
 	savings_bpf__destroy(skel);
 	close(fd);
 out_cg:
-	remove_cgroup(cg);
+	sav_remove_cgroup(cg);
 out_free:
 	free(w);
 	return err;

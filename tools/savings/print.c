@@ -15,15 +15,15 @@ static void csv_num(FILE *f, long long v)
 		fprintf(f, "%lld", v);
 }
 
-void print_csv(FILE *f)
+void sav_print_csv(FILE *f)
 {
 	int i;
 
 	fprintf(f, "mode,fill,occupancy_pct,elements,memory_bytes,kernel_bytes,memlock_bytes,"
 		"cached_bytes,pending_bytes,floor_bytes,key_size,value_size,max_entries,"
 		"element_bytes,bucket_bytes,forced_dynamic,fill_failures\n");
-	for (i = 0; i < n_results; i++) {
-		const struct result *r = &results[i];
+	for (i = 0; i < sav_n_results; i++) {
+		const struct result *r = &sav_results[i];
 
 		fprintf(f, "%s,%s,%g,%lld,%lld,", r->mode, r->fill, r->occ, r->elements, r->memory);
 		csv_num(f, r->kernel);
@@ -31,19 +31,19 @@ void print_csv(FILE *f)
 		csv_num(f, r->cached);
 		fputc(',', f);
 		csv_num(f, r->pending);
-		fprintf(f, ",%lld,%ld,%ld,%ld,%lld,%lld,%d,%lld\n", r->floor, env.key_size,
-			env.value_size, env.max_entries, elem_bytes, bucket_bytes, r->forced, r->fails);
+		fprintf(f, ",%lld,%ld,%ld,%ld,%lld,%lld,%d,%lld\n", r->floor, sav_env.key_size,
+			sav_env.value_size, sav_env.max_entries, sav_elem_bytes, sav_bucket_bytes, r->forced, r->fails);
 	}
 }
 
-void print_json(void)
+void sav_print_json(void)
 {
 	struct jw jw;
 	int i;
 
 	jw_init(&jw, stdout);
-	for (i = 0; i < n_results; i++) {
-		const struct result *r = &results[i];
+	for (i = 0; i < sav_n_results; i++) {
+		const struct result *r = &sav_results[i];
 
 		jw_start_object(&jw);
 		jw_string_field(&jw, "mode", r->mode);
@@ -56,14 +56,14 @@ void print_json(void)
 		jw_count_field(&jw, "cached_bytes", r->cached);
 		jw_count_field(&jw, "pending_bytes", r->pending);
 		jw_int_field(&jw, "floor_bytes", r->floor);
-		jw_int_field(&jw, "key_size", env.key_size);
-		jw_int_field(&jw, "value_size", env.value_size);
-		jw_int_field(&jw, "max_entries", env.max_entries);
-		jw_int_field(&jw, "element_bytes", elem_bytes);
-		jw_int_field(&jw, "bucket_bytes", bucket_bytes);
+		jw_int_field(&jw, "key_size", sav_env.key_size);
+		jw_int_field(&jw, "value_size", sav_env.value_size);
+		jw_int_field(&jw, "max_entries", sav_env.max_entries);
+		jw_int_field(&jw, "element_bytes", sav_elem_bytes);
+		jw_int_field(&jw, "bucket_bytes", sav_bucket_bytes);
 		jw_bool_field(&jw, "forced_dynamic", r->forced);
 		jw_int_field(&jw, "fill_failures", r->fails);
-		jw_string_field(&jw, "map_type", env.lru ? "lru_hash" : "hash");
+		jw_string_field(&jw, "map_type", sav_env.lru ? "lru_hash" : "hash");
 		jw_end_object(&jw);
 	}
 }
@@ -72,10 +72,10 @@ static const struct result *find(const char *mode, const char *fill, double occ)
 {
 	int i;
 
-	for (i = 0; i < n_results; i++)
-		if (!strcmp(results[i].mode, mode) && !strcmp(results[i].fill, fill) &&
-		    results[i].occ == occ)
-			return &results[i];
+	for (i = 0; i < sav_n_results; i++)
+		if (!strcmp(sav_results[i].mode, mode) && !strcmp(sav_results[i].fill, fill) &&
+		    sav_results[i].occ == occ)
+			return &sav_results[i];
 	return NULL;
 }
 
@@ -87,23 +87,24 @@ static void kib(long long v, int w)
 		printf(" %*.1f", w, v / 1024.0);
 }
 
-void print_table(bool series)
+void sav_print_table(bool series)
 {
 	static const char *const fills[] = { "bpf", "user", "churn-peak", "churn-settled" };
 	size_t f;
 	int i;
 
 	printf("map shape: %s, key %ld B, value %ld B, max_entries %ld; element %lld B, "
-	       "%lld buckets = %lld B; %d CPUs\n", env.lru ? "LRU hash" : "hash", env.key_size,
-	       env.value_size, env.max_entries, elem_bytes, n_buckets, bucket_bytes, ncpus);
+	       "%lld buckets = %lld B; %d CPUs\n", sav_env.lru ? "LRU hash" : "hash", sav_env.key_size,
+	       sav_env.value_size, sav_env.max_entries, sav_elem_bytes, sav_n_buckets,
+	       sav_bucket_bytes, sav_ncpus);
 	printf("memory = memcg memory.current of the map's own cgroup (KiB); floor = elements x "
 	       "element + buckets\n");
 	printf("%-13s %7s %8s %11s %11s %11s %8s %11s %11s %11s\n", "FILL", "OCC%", "ELEMS",
 	       "PREALLOC", "DYNAMIC", "FLOOR", "DYN/PRE", "DYN-MEMLOCK", "DYN-CACHED",
 	       "DYN-PENDING");
 	for (f = 0; f < sizeof(fills) / sizeof(fills[0]); f++) {
-		for (i = 0; i < n_results; i++) {
-			const struct result *d = &results[i], *p;
+		for (i = 0; i < sav_n_results; i++) {
+			const struct result *d = &sav_results[i], *p;
 
 			if (strcmp(d->mode, "dynamic") || strcmp(d->fill, fills[f]))
 				continue;
@@ -124,13 +125,13 @@ void print_table(bool series)
 	}
 	if (!series)
 		printf("allocator cached/pending: n/a: kernel without the series\n");
-	for (i = 0; i < n_results; i++)
-		if (results[i].fails)
+	for (i = 0; i < sav_n_results; i++)
+		if (sav_results[i].fails)
 			printf("%s %s fill at %g%%: %lld inserts failed (allocator cache empty, refill "
-			       "could not run in the program) and were retried\n", results[i].mode,
-			       results[i].fill, results[i].occ, results[i].fails);
-	for (i = 0; i < n_results; i++)
-		if (results[i].forced) {
+			       "could not run in the program) and were retried\n", sav_results[i].mode,
+			       sav_results[i].fill, sav_results[i].occ, sav_results[i].fails);
+	for (i = 0; i < sav_n_results; i++)
+		if (sav_results[i].forced) {
 			printf("note: the kernel forced the 'preallocated' map dynamic "
 			       "(fdinfo forced_dynamic: 1)\n");
 			break;

@@ -5,8 +5,8 @@
  * holds its cgroup plumbing (cgroup.c), the churn case (churn.c) and the printers
  * (print.c).
  */
-#ifndef BPFMEM_SAVINGS_H
-#define BPFMEM_SAVINGS_H
+#ifndef BPFMEM_TOOLS_SAVINGS_H
+#define BPFMEM_TOOLS_SAVINGS_H
 
 #include <limits.h>
 #include <stdbool.h>
@@ -37,36 +37,36 @@ struct result {
 struct savings_bpf;
 
 /* tools/savings.c */
-extern struct savings_env env;
-extern struct result *results;
-extern int n_results;
-extern long long elem_bytes, bucket_bytes, n_buckets;
-extern int ncpus;	/* online CPUs, ids in cpus[]: BPF_F_TEST_RUN_ON_CPU needs online */
-extern int *cpus;
-int create_in_cgroup(const char *cg, bool prealloc);
-struct savings_bpf *load_filler(int map_fd);
-long long bpf_ops(struct savings_bpf *skel, long long start, long long count, int op,
+extern struct savings_env sav_env;
+extern struct result *sav_results;
+extern int sav_n_results;
+extern long long sav_elem_bytes, sav_bucket_bytes, sav_n_buckets;
+extern int sav_ncpus;	/* online CPUs, ids in sav_cpus[]: BPF_F_TEST_RUN_ON_CPU needs online */
+extern int *sav_cpus;
+int sav_create_in_cgroup(const char *cg, bool prealloc);
+struct savings_bpf *sav_load_filler(int map_fd);
+long long sav_bpf_ops(struct savings_bpf *skel, long long start, long long count, int op,
 		  int cpu, long long *fails);
-long long count_elements(int fd);
-int add_result(const char *mode, const char *fill, double occ, int fd, const char *cg,
+long long sav_count_elements(int fd);
+int sav_add_result(const char *mode, const char *fill, double occ, int fd, const char *cg,
 	       long long elements, long long fails);
-long long target_of(double occ);
+long long sav_target_of(double occ);
 
 /* tools/savings/cgroup.c */
-extern char orig_cg[PATH_MAX];
-int move_self(const char *cg);
-int measure_cg(const char *cg, long long *current, long long *kernel);
-int new_cgroup(char *cg, size_t len);
-void remove_cgroup(const char *cg);
-int check_kmem_accounting(void);
-int current_cgroup(void);
+extern char sav_orig_cg[PATH_MAX];
+int sav_move_self(const char *cg);
+int sav_measure_cg(const char *cg, long long *current, long long *kernel);
+int sav_new_cgroup(char *cg, size_t len);
+void sav_remove_cgroup(const char *cg);
+int sav_check_kmem_accounting(void);
+int sav_current_cgroup(void);
 
 /* tools/savings/churn.c */
-int churn_case(bool prealloc);
+int sav_churn_case(bool prealloc);
 
 /* tools/savings/print.c */
-void print_csv(FILE *f);
-void print_json(void);
-void print_table(bool series);
+void sav_print_csv(FILE *f);
+void sav_print_json(void);
+void sav_print_table(bool series);
 
 #endif
