@@ -23,24 +23,10 @@ import re
 import subprocess
 import sys
 
-top = sys.argv[1]
-n = 0
-fails = 0
+import taplib
+from taplib import ok, read
 
-
-def ok(good, what, detail=''):
-    global n, fails
-    n += 1
-    print(('ok' if good else 'not ok') + ' %d - %s' % (n, what))
-    if not good:
-        fails += 1
-        for line in detail.splitlines():
-            print('#   ' + line)
-
-
-def read(path):
-    with open(os.path.join(top, path), encoding='utf-8') as f:
-        return f.read()
+top = taplib.top = sys.argv[1]
 
 
 doc = read('docs/contributing.md')
@@ -144,5 +130,4 @@ ok('`bpfmem_cmds` of `tools/meson.build`' in doc and
    'the subcommand table it names, bpfmem_cmds of tools/meson.build, makes cmds.h of '
    'tools/bpfmem.c and the pages')
 
-print('1..%d' % n)
-sys.exit(1 if fails else 0)
+taplib.done()

@@ -23,24 +23,10 @@ import os
 import re
 import sys
 
-top = sys.argv[1]
-n = 0
-fails = 0
+import taplib
+from taplib import ok, read
 
-
-def ok(good, what, detail=''):
-    global n, fails
-    n += 1
-    print(('ok' if good else 'not ok') + ' %d - %s' % (n, what))
-    if not good:
-        fails += 1
-        for line in detail.splitlines():
-            print('#   ' + line)
-
-
-def read(path):
-    with open(os.path.join(top, path), encoding='utf-8') as f:
-        return f.read()
+top = taplib.top = sys.argv[1]
 
 
 TOK = re.compile(r'"([A-Za-z_][A-Za-z0-9_-]*)"(\s*:)?')
@@ -100,8 +86,7 @@ def help_names(src):
     return set(re.findall(r'\b[a-z][a-z0-9_]*\b', text)) - {'null'}
 
 
-m = re.search(r'^bpfmem_cmds = \{\n(.*?)^\}', read('tools/meson.build'), re.M | re.S)
-cmds = re.findall(r"^\s*'([a-z]+)' :", m.group(1), re.M) if m else []
+cmds = taplib.subcommands()
 ok(len(cmds) >= 7, 'subcommands of tools/meson.build (bpfmem_cmds): %s' % ' '.join(cmds))
 schemas = sorted(f[:-len('.json')] for f in os.listdir(os.path.join(top, 'docs/schema'))
                  if f.endswith('.json'))
@@ -142,9 +127,7 @@ for cmd in cmds:
         ok(values <= sv, '%s: the head comment of tools/%s.c has the schema\'s values' %
            (cmd, cmd), 'not in the comment: %s' % ' '.join(sorted(values - sv)))
     else:
-        n += 1
-        print('ok %d - # SKIP %s: tools/%s.c writes no schema in its head comment' %
-              (n, cmd, cmd))
+        taplib.skip('%s: tools/%s.c writes no schema in its head comment' % (cmd, cmd))
 
     names = help_names(src)
     ok(names is not None, '%s: tools/%s.c has a json option' % (cmd, cmd))
@@ -152,5 +135,4 @@ for cmd in cmds:
     ok(not extra, '%s: the json option\'s help names only the schema\'s fields and values'
        % cmd, 'not in the schema: %s' % ' '.join(sorted(extra)))
 
-print('1..%d' % n)
-sys.exit(1 if fails else 0)
+taplib.done()
