@@ -45,6 +45,10 @@
  *  Strings are valid UTF-8: a comm byte that is not (a name cut inside a multi-byte
  *  character) is written as \u00XX. With -c, flows of sockets created in that cgroup
  *  or any cgroup below it (the socket's cgroup, also on softirq packet paths).
+ *
+ * This file is the command (options, attach, the interval report); tools/flows/ the
+ * rest: table.c the flow table of the intervals (map reads, idle eviction, closed
+ * flows, deltas), print.c a flow's text row and JSON members, flows.h what they share.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -60,10 +64,10 @@
 #include "libbpfmem.h"
 #include "abi/flows.h"
 #include "flows.skel.h"
+#include "flows/flows.h"
 
 #define PROBE_FUNC "tcp_sendmsg"
 
-static const char *reason_name[] = { "?", "tcp_close", "udp_destroy", "udp_idle" };
 /* userspace-only drop reason after the BPF side's: runs the kernel skipped */
 #define DROP_MISSED	DROP_MAX
 #define NDROPS		(DROP_MAX + 1)
@@ -89,26 +93,7 @@ static struct env {
 	.loop.interval = 1, .idle = 60, .top = 20, .max_entries = 10240, .ringbuf = 1 << 19,
 };
 
-struct flow {
-	struct flow_key k;
-	struct flow_val v;	/* totals */
-	struct flow_val d;	/* this interval (bytes/packets only) */
-	int reason;		/* closed flows: why */
-	int unseen;		/* st.prev: map reads since the flow was last in one */
-};
-
-/* reads a flow that left the map stays in st.prev waiting for its closed record */
-#define CARRY_READS	3
-
-static struct {
-	struct flow *prev;	/* what the last reads saw of each flow, sorted by flow_cmp */
-	size_t nprev;
-	struct flow *closed;	/* flows that ended this interval */
-	size_t nclosed, capclosed;
-	long long total_closed, max_live;
-	long intervals;
-	unsigned long long hist_prev[2 * FLOW_HIST_SLOTS];	/* -H: sums at the last read */
-} st;
+struct flows_state flows_st;
 
 enum { OPT_PROTO = 256, OPT_CLOSED, OPT_IDLE, OPT_MAX_ENTRIES, OPT_RINGBUF, OPT_HOOK };
 
@@ -164,17 +149,6 @@ static const struct bpfmem_example examples[] = {
 	{},
 };
 
-/* A flow is its key and its start (a reused 5-tuple is a new flow). */
-static int flow_cmp(const void *a, const void *b)
-{
-	const struct flow *x = a, *y = b;
-	int c = memcmp(&x->k, &y->k, sizeof(x->k));
-
-	if (c)
-		return c;
-	return x->v.first_ns < y->v.first_ns ? -1 : x->v.first_ns > y->v.first_ns;
-}
-
 static __u64 sort_val(const struct flow *f)
 {
 	switch (env.sort) {
@@ -198,75 +172,6 @@ static int row_cmp(const void *a, const void *b)
 	return flow_cmp(a, b);
 }
 
-/* Interval deltas: totals minus what the last reads saw of the same flow. A closed
- * flow's record settles it: it is no longer carried in st.prev.
- */
-static void set_delta(struct flow *f)
-{
-	struct flow *p = st.nprev ? bsearch(f, st.prev, st.nprev, sizeof(*f), flow_cmp) : NULL;
-
-	f->d = f->v;
-	if (p) {
-		f->d.tx_bytes -= p->v.tx_bytes;
-		f->d.rx_bytes -= p->v.rx_bytes;
-		f->d.tx_pkts -= p->v.tx_pkts;
-		f->d.rx_pkts -= p->v.rx_pkts;
-		if (f->reason)
-			p->unseen = CARRY_READS;
-	}
-}
-
-/*
- * The ring buffer is drained after the map read: a flow that closed in between is in
- * both, and its record (final counts) replaces the live row. (Drained before the
- * read, such a flow would be in neither, and its record would come an interval later
- * than the read that last had it: its earlier counts reported twice.) @live sorted.
- */
-static void drop_closed(struct flow *live, size_t *n)
-{
-	size_t i, j = 0;
-
-	for (i = 0; i < st.nclosed && *n; i++) {
-		struct flow *f = bsearch(&st.closed[i], live, *n, sizeof(*live), flow_cmp);
-
-		if (f)
-			f->reason = st.closed[i].reason;
-	}
-	for (i = 0; i < *n; i++)
-		if (!live[i].reason)
-			live[j++] = live[i];
-	*n = j;
-}
-
-/*
- * The next interval's reference (takes @live, sorted): this read's flows, plus those
- * of earlier reads that left the map with no closed record yet, for CARRY_READS reads.
- * A record can come an interval late: the drain stops at a record that another CPU has
- * reserved and not yet submitted.
- */
-static void set_prev(struct flow *live, size_t n)
-{
-	struct flow *all = live;
-	size_t cap = n, i, m = n;
-
-	/* without room nothing is carried: a late record would count its flow again */
-	if (!bpfmem_grow(&all, &cap, n + st.nprev + 1, sizeof(*all))) {
-		for (i = 0; i < st.nprev; i++) {
-			struct flow *p = &st.prev[i];
-
-			if (p->unseen >= CARRY_READS ||
-			    (n && bsearch(p, all, n, sizeof(*p), flow_cmp)))
-				continue;
-			all[m] = *p;
-			all[m++].unseen++;
-		}
-		qsort(all, m, sizeof(*all), flow_cmp);
-	}
-	free(st.prev);
-	st.prev = all;
-	st.nprev = m;
-}
-
 static bool active(const struct flow *f)
 {
 	return f->d.tx_bytes || f->d.rx_bytes || f->d.tx_pkts || f->d.rx_pkts;
@@ -277,101 +182,12 @@ static bool wanted(const struct flow *f)
 	return !env.filter.pid || (pid_t)f->v.pid == env.filter.pid;
 }
 
-static void fmt_addr(char *buf, size_t len, const struct flow_key *k, bool local)
-{
-	char a[INET6_ADDRSTRLEN];
-
-	inet_ntop(k->family == AF_INET ? AF_INET : AF_INET6, local ? k->laddr : k->raddr,
-		  a, sizeof(a));
-	if (len)
-		snprintf(buf, len, k->family == AF_INET ? "%s:%u" : "[%s]:%u", a,
-			 local ? k->lport : k->rport);
-}
-
 static __u64 mono_ns(void)
 {
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
-}
-
-/* FLOW members of the object open in @jw */
-static void json_flow(struct jw *jw, const struct flow *f, __u64 now)
-{
-	char l[INET6_ADDRSTRLEN], r[INET6_ADDRSTRLEN];
-	int af = f->k.family == AF_INET ? AF_INET : AF_INET6;
-
-	inet_ntop(af, f->k.laddr, l, sizeof(l));
-	inet_ntop(af, f->k.raddr, r, sizeof(r));
-	jw_uint_field(jw, "netns", f->k.netns);
-	jw_string_field(jw, "family", af == AF_INET ? "ipv4" : "ipv6");
-	jw_string_field(jw, "proto", f->k.proto == IPPROTO_TCP ? "tcp" : "udp");
-	jw_string_field(jw, "laddr", l);
-	jw_uint_field(jw, "lport", f->k.lport);
-	jw_string_field(jw, "raddr", r);
-	jw_uint_field(jw, "rport", f->k.rport);
-	jw_uint_field(jw, "pid", f->v.pid);
-	jw_name(jw, "comm");
-	jw_stringn(jw, f->v.comm, FLOWS_COMM_LEN);
-	jw_uint_field(jw, "tx_bytes", f->d.tx_bytes);
-	jw_uint_field(jw, "rx_bytes", f->d.rx_bytes);
-	jw_uint_field(jw, "tx_packets", f->d.tx_pkts);
-	jw_uint_field(jw, "rx_packets", f->d.rx_pkts);
-	jw_uint_field(jw, "tx_bytes_total", f->v.tx_bytes);
-	jw_uint_field(jw, "rx_bytes_total", f->v.rx_bytes);
-	jw_uint_field(jw, "tx_packets_total", f->v.tx_pkts);
-	jw_uint_field(jw, "rx_packets_total", f->v.rx_pkts);
-	jw_uint_field(jw, "age_ms", now > f->v.first_ns ? (now - f->v.first_ns) / 1000000 : 0);
-	jw_uint_field(jw, "idle_ms", now > f->v.last_ns ? (now - f->v.last_ns) / 1000000 : 0);
-}
-
-static void text_row(FILE *o, const struct flow *f, bool closed, __u64 now)
-{
-	char l[64], r[64], raw[FLOWS_COMM_LEN + 1], comm[BPFMEM_TEXT_SAFE_LEN(FLOWS_COMM_LEN)];
-
-	fmt_addr(l, sizeof(l), &f->k, true);
-	fmt_addr(r, sizeof(r), &f->k, false);
-	memcpy(raw, f->v.comm, FLOWS_COMM_LEN);
-	raw[FLOWS_COMM_LEN] = '\0';
-	bpfmem_text_safe(comm, sizeof(comm), raw);	/* a task names itself: \xNN */
-	if (closed)
-		fprintf(o, "CLOSED %-7u %-15s %-5s %-22s %-22s %10llu %10llu %7llu %7llu %8.3f %s\n",
-			f->v.pid, comm[0] ? comm : "-", f->k.proto == IPPROTO_TCP ? "tcp" : "udp",
-			l, r, (unsigned long long)f->v.rx_bytes,
-			(unsigned long long)f->v.tx_bytes, (unsigned long long)f->v.rx_pkts,
-			(unsigned long long)f->v.tx_pkts,
-			(f->v.last_ns > f->v.first_ns ? f->v.last_ns - f->v.first_ns : 0) / 1e9,
-			reason_name[f->reason]);
-	else
-		fprintf(o, "%-7u %-15s %-5s %-22s %-22s %10llu %10llu %7llu %7llu\n",
-			f->v.pid, comm[0] ? comm : "-", f->k.proto == IPPROTO_TCP ? "tcp" : "udp",
-			l, r, (unsigned long long)f->d.rx_bytes,
-			(unsigned long long)f->d.tx_bytes, (unsigned long long)f->d.rx_pkts,
-			(unsigned long long)f->d.tx_pkts);
-}
-
-static void add_closed(const struct flow_key *k, const struct flow_val *v, int reason)
-{
-	struct flow *f;
-
-	if (bpfmem_grow(&st.closed, &st.capclosed, st.nclosed + 1, sizeof(*st.closed)))
-		return;
-	f = &st.closed[st.nclosed++];
-	f->k = *k;
-	f->v = *v;
-	f->reason = reason;
-	st.total_closed++;
-}
-
-static int on_event(void *ctx, void *data, size_t len)
-{
-	const struct flow_event *e = data;
-
-	if (len < sizeof(*e))
-		return 0;
-	add_closed(&e->key, &e->val, e->reason);
-	return 0;
 }
 
 /* 0, or -errno with an error line (a failed read is not a count to print) */
@@ -411,66 +227,6 @@ static void json_hook_record(struct jw *jw, const char *type, bool fentry)
 	jw_string_field(jw, "hook", fentry ? "fentry" : "kprobe");
 }
 
-/*
- * Reads the live flows (batch lookups: safe against concurrent deletes). A near-full
- * map that programs keep filling is read whole: see bpfmem_map_read().
- */
-static struct flow *read_flows(int fd, size_t *n)
-{
-	static struct bpfmem_map_read rd = {
-		.key_size = sizeof(struct flow_key), .value_size = sizeof(struct flow_val),
-	};
-	struct flow *out;
-	size_t i;
-	int err;
-
-	*n = 0;
-	err = bpfmem_map_read(fd, &rd, env.max_entries);
-	if (err) {
-		errno = -err;
-		return NULL;
-	}
-	out = calloc(rd.n ? rd.n : 1, sizeof(*out));
-	if (!out)
-		return NULL;
-	for (i = 0; i < rd.n; i++) {
-		out[i].k = ((struct flow_key *)rd.keys)[i];
-		out[i].v = ((struct flow_val *)rd.vals)[i];
-	}
-	*n = rd.n;
-	return out;
-}
-
-static void evict_idle(int fd, struct flow *live, size_t *n, __u64 now)
-{
-	size_t i, j = 0;
-
-	for (i = 0; i < *n; i++) {
-		struct flow *f = &live[i];
-		struct flow_val v;
-
-		if (f->k.proto == IPPROTO_UDP && env.idle > 0 && now > f->v.last_ns &&
-		    now - f->v.last_ns >= (__u64)(env.idle * 1e9) &&
-		    !bpf_map_lookup_and_delete_elem(fd, &f->k, &v)) {
-			if (v.last_ns == f->v.last_ns || now - v.last_ns >= (__u64)(env.idle * 1e9)) {
-				add_closed(&f->k, &v, FLOW_UDP_IDLE);
-				continue;
-			}
-			/* it came back to life meanwhile: put it back */
-			if (bpf_map_update_elem(fd, &f->k, &v, BPF_NOEXIST)) {
-				/* recreated by the programs meanwhile (a new flow), or no
-				 * room: report what this one had rather than lose it
-				 */
-				add_closed(&f->k, &v, FLOW_UDP_IDLE);
-				continue;
-			}
-			f->v = v;
-		}
-		live[j++] = *f;
-	}
-	*n = j;
-}
-
 /* -H: the calls of the interval per slot (tx, then rx); 0 or -1 with an error line */
 static int read_hist(struct flows_bpf *skel, unsigned long long *d)
 {
@@ -483,8 +239,8 @@ static int read_hist(struct flows_bpf *skel, unsigned long long *d)
 			bpfmem_err("cannot read the size histogram: %s", strerror(-v));
 			return -1;
 		}
-		d[k] = v - st.hist_prev[k];
-		st.hist_prev[k] = v;
+		d[k] = v - flows_st.hist_prev[k];
+		flows_st.hist_prev[k] = v;
 	}
 	return 0;
 }
@@ -503,25 +259,25 @@ static int report(struct flows_bpf *skel, struct ring_buffer *rb)
 	FILE *o = stdout;
 	int err;
 
-	live = read_flows(fd, &n);
+	live = read_flows(fd, env.max_entries, &n);
 	if (!live) {
 		bpfmem_err("cannot read the flow map: %s", strerror(errno));
 		return -1;
 	}
 	now = mono_ns();
 	qsort(live, n, sizeof(*live), flow_cmp);
-	evict_idle(fd, live, &n, now);
-	/* after the read, see drop_closed() */
+	flow_evict_idle(fd, live, &n, now, env.idle);
+	/* after the read, see flow_drop_closed() */
 	err = ring_buffer__consume(rb);
 	if (err < 0) {
 		bpfmem_err("cannot read the closed-flow ring buffer: %s", strerror(-err));
 		free(live);
 		return -1;
 	}
-	drop_closed(live, &n);
-	st.intervals++;
-	if ((long long)n > st.max_live)
-		st.max_live = n;
+	flow_drop_closed(live, &n);
+	flows_st.intervals++;
+	if ((long long)n > flows_st.max_live)
+		flows_st.max_live = n;
 	if (dropped_counts(skel, d)) {
 		free(live);
 		return -1;
@@ -534,20 +290,20 @@ static int report(struct flows_bpf *skel, struct ring_buffer *rb)
 	}
 	strftime(ts, sizeof(ts), "%H:%M:%S", localtime(&t));
 
-	rows = calloc(n + st.nclosed + 1, sizeof(*rows));
+	rows = calloc(n + flows_st.nclosed + 1, sizeof(*rows));
 	if (!rows) {
 		free(live);
 		return -1;
 	}
 	for (i = 0; i < n; i++) {
-		set_delta(&live[i]);
+		flow_set_delta(&live[i]);
 		if (active(&live[i]) && wanted(&live[i]))
 			rows[nrows++] = live[i];
 	}
-	for (i = 0; i < st.nclosed; i++) {
-		set_delta(&st.closed[i]);
-		if (active(&st.closed[i]) && wanted(&st.closed[i]))
-			rows[nrows++] = st.closed[i];
+	for (i = 0; i < flows_st.nclosed; i++) {
+		flow_set_delta(&flows_st.closed[i]);
+		if (active(&flows_st.closed[i]) && wanted(&flows_st.closed[i]))
+			rows[nrows++] = flows_st.closed[i];
 	}
 	qsort(rows, nrows, sizeof(*rows), row_cmp);
 	shown = env.top && (size_t)env.top < nrows ? (size_t)env.top : nrows;
@@ -557,15 +313,15 @@ static int report(struct flows_bpf *skel, struct ring_buffer *rb)
 
 		jw_init(&jw, o);
 		if (env.closed)
-			for (i = 0; i < st.nclosed; i++) {
-				struct flow f = st.closed[i];
+			for (i = 0; i < flows_st.nclosed; i++) {
+				struct flow f = flows_st.closed[i];
 
 				if (!wanted(&f))
 					continue;
 				f.d = f.v;
 				jw_start_object(&jw);
 				jw_string_field(&jw, "type", "closed");
-				jw_string_field(&jw, "reason", reason_name[f.reason]);
+				jw_string_field(&jw, "reason", flow_reason_name[f.reason]);
 				json_flow(&jw, &f, f.v.last_ns);
 				jw_end_object(&jw);
 			}
@@ -575,7 +331,7 @@ static int report(struct flows_bpf *skel, struct ring_buffer *rb)
 		jw_int_field(&jw, "ts", (long long)t);
 		jw_uint_field(&jw, "live_flows", n);
 		jw_count_field(&jw, "map_elements", elements);
-		jw_uint_field(&jw, "closed_flows", st.nclosed);
+		jw_uint_field(&jw, "closed_flows", flows_st.nclosed);
 		json_dropped(&jw, d);
 		if (env.hist) {
 			jw_name(&jw, "size_hist_log2");
@@ -596,25 +352,25 @@ static int report(struct flows_bpf *skel, struct ring_buffer *rb)
 		jw_end_array(&jw);
 		jw_end_object(&jw);
 	} else {
-		if (env.closed && st.nclosed) {
+		if (env.closed && flows_st.nclosed) {
 			fprintf(o, "CLOSED %-7s %-15s %-5s %-22s %-22s %10s %10s %7s %7s %8s %s\n",
 				"PID", "COMM", "PROTO", "LADDR", "RADDR", "RX_BYTES", "TX_BYTES",
 				"RX_PKT", "TX_PKT", "SECONDS", "REASON");
-			for (i = 0; i < st.nclosed; i++)
-				if (wanted(&st.closed[i]))
-					text_row(o, &st.closed[i], true, now);
+			for (i = 0; i < flows_st.nclosed; i++)
+				if (wanted(&flows_st.closed[i]))
+					flow_text_row(o, &flows_st.closed[i], true, now);
 		}
 		fprintf(o, "\n%s live flows %zu", ts, n);
 		if (elements >= 0)
 			fprintf(o, " (map elements %lld)", elements);
-		fprintf(o, ", closed %zu", st.nclosed);
+		fprintf(o, ", closed %zu", flows_st.nclosed);
 		for (i = 0; i < NDROPS; i++)
 			if (d[i] > 0)
 				fprintf(o, ", %lld events dropped (%s)", d[i], drop_text[i]);
 		fprintf(o, "\n%-7s %-15s %-5s %-22s %-22s %10s %10s %7s %7s\n", "PID", "COMM",
 			"PROTO", "LADDR", "RADDR", "RX_BYTES", "TX_BYTES", "RX_PKT", "TX_PKT");
 		for (i = 0; i < shown; i++)
-			text_row(o, &rows[i], false, now);
+			flow_text_row(o, &rows[i], false, now);
 		if (shown < nrows)
 			fprintf(o, "(%zu more flows)\n", nrows - shown);
 		if (env.hist) {
@@ -626,8 +382,8 @@ static int report(struct flows_bpf *skel, struct ring_buffer *rb)
 	}
 	fflush(o);
 	free(rows);
-	set_prev(live, n);
-	st.nclosed = 0;
+	flow_set_prev(live, n);
+	flows_st.nclosed = 0;
 	return 0;
 }
 
@@ -656,9 +412,9 @@ static long long summary(struct flows_bpf *skel, bool fentry)
 		struct jw jw;
 
 		json_hook_record(&jw, "summary", fentry);
-		jw_int_field(&jw, "intervals", st.intervals);
-		jw_int_field(&jw, "max_live_flows", st.max_live);
-		jw_int_field(&jw, "closed_flows", st.total_closed);
+		jw_int_field(&jw, "intervals", flows_st.intervals);
+		jw_int_field(&jw, "max_live_flows", flows_st.max_live);
+		jw_int_field(&jw, "closed_flows", flows_st.total_closed);
 		jw_uint_field(&jw, "close_walks", skel->bss->close_walks);
 		json_dropped(&jw, d);
 		jw_name(&jw, "maps");
@@ -673,8 +429,8 @@ static long long summary(struct flows_bpf *skel, bool fentry)
 	}
 	printf("\nhook %s, %ld intervals, max live flows %lld, closed flows %lld, "
 	       "socket closes that walked the flow map %llu\n",
-	       fentry ? "fentry/fexit" : "kprobe/kretprobe", st.intervals, st.max_live,
-	       st.total_closed, (unsigned long long)skel->bss->close_walks);
+	       fentry ? "fentry/fexit" : "kprobe/kretprobe", flows_st.intervals, flows_st.max_live,
+	       flows_st.total_closed, (unsigned long long)skel->bss->close_walks);
 	for (i = 0; i < NDROPS; i++)
 		if (d[i] > 0)
 			printf("%lld events dropped (%s)\n", d[i], drop_text[i]);
@@ -842,7 +598,7 @@ int cmd_flows(int argc, char **argv)
 			   strerror(-err));
 		goto out;
 	}
-	rb = ring_buffer__new(bpf_map__fd(skel->maps.closed), on_event, NULL, NULL);
+	rb = ring_buffer__new(bpf_map__fd(skel->maps.closed), flow_on_event, NULL, NULL);
 	if (!rb) {
 		err = -errno;
 		bpfmem_err("cannot create the ring buffer: %s", strerror(-err));
@@ -881,7 +637,7 @@ int cmd_flows(int argc, char **argv)
 out:
 	ring_buffer__free(rb);
 	flows_bpf__destroy(skel);
-	free(st.prev);
-	free(st.closed);
+	free(flows_st.prev);
+	free(flows_st.closed);
 	return bpfmem_tracer_status(err, dropped);
 }

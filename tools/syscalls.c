@@ -36,6 +36,9 @@
  *   filter.cgroup: tasks of that cgroup and of its descendants (a cgroup array and
  *   bpf_current_task_under_cgroup(), like libbpf-tools). Strings are valid UTF-8:
  *   a comm byte that is not (a name cut inside a character) is written as \u00XX.
+ *
+ * This file is the command (options, hooks, the interval reads); tools/syscalls/print.c
+ * prints an interval as text or JSON, tools/syscalls/syscalls.h is what they share.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -54,29 +57,16 @@
 #include "syscalls-delta.h"
 #include "syscalls.skel.h"
 #include "syscalls-tables.h"
+#include "syscalls/syscalls.h"
 
 #define SC_FUNC "x64_sys_call"
 #define VAL_NOHIST __builtin_offsetof(struct sc_val, hist)
 
-enum hook { HOOK_AUTO, HOOK_FENTRY, HOOK_KPROBE, HOOK_TP };
-static const char *const hook_names[] = { "auto", "fentry", "kprobe", "tracepoint" };
+const char *const sc_hook_names[] = { "auto", "fentry", "kprobe", "tracepoint" };
 /* --hook's words, in the order of enum hook from HOOK_FENTRY */
 static const char *const hook_opts[] = { "fentry", "kprobe", "tp" };
 
-static struct env {
-	struct bpfmem_filter filter;	/* -p, -c */
-	bool by_process, errors_only, latency, hist, ms, json, stats, verbose;
-	int errno_filter;
-	long top;
-	struct bpfmem_interval loop;	/* -i, -d */
-	long max_entries, max_inflight;
-	enum hook hook;
-} env = { .top = 10, .max_inflight = 8192 };
-
-struct row {
-	struct sc_key key;
-	struct sc_delta val;	/* of the interval */
-};
+struct syscalls_env sc_env = { .top = 10, .max_inflight = 8192 };
 
 enum { OPT_HOOK = 256, OPT_MAX_ENTRIES, OPT_MAX_INFLIGHT, OPT_STATS };
 
@@ -84,15 +74,15 @@ static const struct bpfmem_opt opts[] = {
 	{ 'p', "pid", "PID", "only this process (tgid)" },
 	{ 'c', "cgroup", "PATH", "only tasks of this cgroup v2 directory and its descendants" },
 	{ 'P', "process", NULL, "count per process instead of per syscall",
-	  .flag = &env.by_process },
+	  .flag = &sc_env.by_process },
 	{ 'x', "failures", NULL, "only failed syscalls",
-	  .flag = &env.errors_only },
+	  .flag = &sc_env.errors_only },
 	{ 'e', "errno", "ERRNO", "only syscalls failing with ERRNO (name like ENOENT, or number)" },
 	{ 'L', "latency", NULL, "measure latency: total, average, max (sorts by total time)",
-	  .flag = &env.latency },
+	  .flag = &sc_env.latency },
 	{ 'H', "histogram", NULL, "also a log2 latency histogram per row (implies -L)" },
 	{ 'm', "milliseconds", NULL, "latency in ms (default us)",
-	  .flag = &env.ms },
+	  .flag = &sc_env.ms },
 	{ 'T', "top", "N", "print the top N rows (default 10, 0 = all)" },
 	{ 'i', "interval", "S", "print every S seconds (default: once, at the end)" },
 	{ 'd', "duration", "S", "trace for S seconds (default: until Ctrl-C)" },
@@ -102,7 +92,7 @@ static const struct bpfmem_opt opts[] = {
 	  "filter, total{count,errors,rows}, rows[{nr,syscall|pid,comm,\n"
 	  "count,errors,lat_ns{total,avg,max,samples},hist_log2_us}],\n"
 	  "dropped, inflight_lost, missed, stats, maps[memlock,...]",
-	  .flag = &env.json },
+	  .flag = &sc_env.json },
 	{ OPT_HOOK, "hook", "HOOK", "fentry|kprobe on " SC_FUNC ", or tp (raw_syscalls tracepoints);\n"
 	  "default: fentry if it can attach, else kprobe, else tp" },
 	{ OPT_MAX_ENTRIES, "max-entries", "N", "size of the aggregate map (default 512 per syscall, which holds\n"
@@ -111,7 +101,7 @@ static const struct bpfmem_opt opts[] = {
 	{ OPT_MAX_INFLIGHT, "max-inflight", "N", "size of the in-flight (per thread) map (default 8192)" },
 	{ OPT_STATS, "stats", NULL, "per interval: map element counts, in-flight entries of dead\n"
 	  "threads (must be 0), entries removed at thread exit",
-	  .flag = &env.stats },
+	  .flag = &sc_env.stats },
 	{},
 };
 
@@ -129,12 +119,22 @@ static const struct bpfmem_example examples[] = {
 	{},
 };
 
-static const char *sc_name(__u32 nr, char *buf, size_t len)
+const char *sc_name(__u32 nr, char *buf, size_t len)
 {
 	if (nr < SYSCALL_NR_MAX && syscall_names[nr])
 		return syscall_names[nr];
 	snprintf(buf, len, "[%u]", nr);
 	return buf;
+}
+
+const char *sc_errno_name(int nr)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(errno_names) / sizeof(errno_names[0]); i++)
+		if (errno_names[i].nr == nr)
+			return errno_names[i].name;
+	return NULL;
 }
 
 static int parse_errno(const char *s)
@@ -150,21 +150,11 @@ static int parse_errno(const char *s)
 	return -1;
 }
 
-static const char *errno_name(int nr)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(errno_names) / sizeof(errno_names[0]); i++)
-		if (errno_names[i].nr == nr)
-			return errno_names[i].name;
-	return NULL;
-}
-
 static int cmp_rows(const void *a, const void *b)
 {
 	const struct row *x = a, *y = b;
 
-	if (env.latency && x->val.lat_total != y->val.lat_total)
+	if (sc_env.latency && x->val.lat_total != y->val.lat_total)
 		return x->val.lat_total < y->val.lat_total ? 1 : -1;
 	if (x->val.count != y->val.count)
 		return x->val.count < y->val.count ? 1 : -1;
@@ -227,210 +217,6 @@ static void inflight_scan(int fd, long long *elements, long long *dead)
 	}
 }
 
-static void hist_slots(const struct sc_delta *v, unsigned long long *slots)
-{
-	int i;
-
-	for (i = 0; i < SC_HIST_SLOTS; i++)
-		slots[i] = v->hist[i];
-}
-
-struct interval {
-	long n;
-	double elapsed;
-	bool final;
-	long long dropped, inflight_lost, missed;
-	bool have_stats;
-	long long counts_elements, inflight_elements, inflight_dead, reaped, no_start;
-	bool have_maps;
-	struct bpfmem_map_mem maps[3];	/* read before the counts */
-};
-
-static void print_text(struct row *rows, size_t nrows, const struct interval *iv)
-{
-	double div = env.ms ? 1e6 : 1e3;
-	const char *unit = env.ms ? "ms" : "us";
-	unsigned long long tc = 0, te = 0;
-	char tbuf[16], nbuf[24];
-	time_t t = time(NULL);
-	size_t i, shown;
-
-	for (i = 0; i < nrows; i++) {
-		tc += rows[i].val.count;
-		te += rows[i].val.errors;
-	}
-	shown = env.top && (size_t)env.top < nrows ? (size_t)env.top : nrows;
-	strftime(tbuf, sizeof(tbuf), "%H:%M:%S", localtime(&t));
-	printf("[%s]\n", tbuf);
-	if (env.by_process)
-		printf("%-7s %-16s", "PID", "COMM");
-	else
-		printf("%-22s", "SYSCALL");
-	printf(" %10s %10s", "COUNT", "ERRORS");
-	if (env.latency)
-		printf(" %10s(%s) %8s(%s) %8s(%s)", "TOTAL", unit, "AVG", unit, "MAX", unit);
-	putchar('\n');
-	for (i = 0; i < shown; i++) {
-		const struct sc_delta *v = &rows[i].val;
-		char raw[SC_COMM_LEN + 1], comm[BPFMEM_TEXT_SAFE_LEN(SC_COMM_LEN)];
-
-		if (env.by_process) {
-			/* a task names itself: \xNN for what a terminal acts on */
-			memcpy(raw, v->comm, SC_COMM_LEN);
-			raw[SC_COMM_LEN] = '\0';
-			printf("%-7u %-16s", rows[i].key.tgid,
-			       bpfmem_text_safe(comm, sizeof(comm), raw));
-		} else {
-			printf("%-22s", sc_name(rows[i].key.nr, nbuf, sizeof(nbuf)));
-		}
-		printf(" %10llu %10llu", (unsigned long long)v->count,
-		       (unsigned long long)v->errors);
-		if (env.latency)
-			printf(" %14.3f %12.3f %12.3f", v->lat_total / div,
-			       v->lat_samples ? v->lat_total / div / v->lat_samples : 0.0,
-			       v->lat_max / div);
-		putchar('\n');
-		if (env.hist && v->lat_samples) {
-			unsigned long long slots[SC_HIST_SLOTS];
-
-			hist_slots(v, slots);
-			bpfmem_print_log2_hist(stdout, slots, SC_HIST_SLOTS, "usecs");
-		}
-	}
-	if (shown < nrows)
-		printf("(%zu more rows; -T 0 shows all)\n", nrows - shown);
-	printf("total: %llu syscalls, %llu errors, %zu rows\n", tc, te, nrows);
-	if (iv->dropped)
-		printf("%lld events dropped (map full)\n", iv->dropped);
-	if (iv->missed)
-		printf("%lld events missed (the kernel skipped our programs: recursion, or a "
-		       "preempted run on the same CPU)\n", iv->missed);
-	if (iv->inflight_lost)
-		printf("%lld latency samples lost (in-flight map full)\n", iv->inflight_lost);
-	if (iv->have_stats)
-		printf("stats: counts elements %lld, inflight elements %lld "
-		       "(dead threads %lld), reaped at exit %lld, returns without entry %lld\n",
-		       iv->counts_elements, iv->inflight_elements, iv->inflight_dead, iv->reaped,
-		       iv->no_start);
-	if (iv->final && iv->have_maps) {
-		printf("memory of our maps (read before the final counts):\n");
-		for (i = 0; i < sizeof(iv->maps) / sizeof(iv->maps[0]); i++) {
-			fputs("  ", stdout);
-			bpfmem_map_mem_print(stdout, &iv->maps[i]);
-		}
-	}
-	putchar('\n');
-	fflush(stdout);
-}
-
-static void print_json(struct row *rows, size_t nrows, const struct interval *iv)
-{
-	unsigned long long tc = 0, te = 0;
-	time_t t = time(NULL);
-	char tbuf[16], nbuf[24];
-	size_t i, shown;
-	struct jw jw;
-
-	for (i = 0; i < nrows; i++) {
-		tc += rows[i].val.count;
-		te += rows[i].val.errors;
-	}
-	shown = env.top && (size_t)env.top < nrows ? (size_t)env.top : nrows;
-	strftime(tbuf, sizeof(tbuf), "%H:%M:%S", localtime(&t));
-	jw_init(&jw, stdout);
-	jw_start_object(&jw);
-	jw_int_field(&jw, "interval", iv->n);
-	jw_string_field(&jw, "time", tbuf);
-	jw_float_field(&jw, "elapsed_s", "%.3f", iv->elapsed);
-	jw_bool_field(&jw, "final", iv->final);
-	jw_string_field(&jw, "hook", hook_names[env.hook]);
-	jw_string_field(&jw, "by", env.by_process ? "process" : "syscall");
-	jw_name(&jw, "filter");
-	jw_start_object(&jw);
-	jw_name(&jw, "pid");
-	if (env.filter.pid)
-		jw_int(&jw, env.filter.pid);
-	else
-		jw_null(&jw);
-	jw_string_or_null_field(&jw, "cgroup", env.filter.cgroup);
-	jw_name(&jw, "errno");
-	if (env.errno_filter) {
-		const char *en = errno_name(env.errno_filter);
-
-		if (!en) {
-			snprintf(nbuf, sizeof(nbuf), "%d", env.errno_filter);
-			en = nbuf;
-		}
-		jw_string(&jw, en);
-	} else {
-		jw_null(&jw);
-	}
-	jw_bool_field(&jw, "errors_only", env.errors_only);
-	jw_end_object(&jw);
-	jw_name(&jw, "total");
-	jw_start_object(&jw);
-	jw_uint_field(&jw, "count", tc);
-	jw_uint_field(&jw, "errors", te);
-	jw_uint_field(&jw, "rows", nrows);
-	jw_end_object(&jw);
-	jw_name(&jw, "rows");
-	jw_start_array(&jw);
-	for (i = 0; i < shown; i++) {
-		const struct sc_delta *v = &rows[i].val;
-
-		jw_start_object(&jw);
-		if (env.by_process) {
-			jw_uint_field(&jw, "pid", rows[i].key.tgid);
-			jw_name(&jw, "comm");
-			jw_stringn(&jw, v->comm, sizeof(v->comm));
-		} else {
-			jw_uint_field(&jw, "nr", rows[i].key.nr);
-			jw_string_field(&jw, "syscall", sc_name(rows[i].key.nr, nbuf, sizeof(nbuf)));
-		}
-		jw_uint_field(&jw, "count", v->count);
-		jw_uint_field(&jw, "errors", v->errors);
-		if (env.latency) {
-			jw_name(&jw, "lat_ns");
-			jw_start_object(&jw);
-			jw_uint_field(&jw, "total", v->lat_total);
-			jw_uint_field(&jw, "avg", v->lat_samples ? v->lat_total / v->lat_samples : 0);
-			jw_uint_field(&jw, "max", v->lat_max);
-			jw_uint_field(&jw, "samples", v->lat_samples);
-			jw_end_object(&jw);
-		}
-		if (env.hist) {
-			unsigned long long slots[SC_HIST_SLOTS];
-
-			hist_slots(v, slots);
-			jw_name(&jw, "hist_log2_us");
-			bpfmem_json_log2_hist(&jw, slots, SC_HIST_SLOTS);
-		}
-		jw_end_object(&jw);
-	}
-	jw_end_array(&jw);
-	jw_int_field(&jw, "dropped", iv->dropped);
-	jw_int_field(&jw, "inflight_lost", iv->inflight_lost);
-	jw_int_field(&jw, "missed", iv->missed);
-	if (iv->have_stats) {
-		jw_name(&jw, "stats");
-		jw_start_object(&jw);
-		jw_int_field(&jw, "counts_elements", iv->counts_elements);
-		jw_int_field(&jw, "inflight_elements", iv->inflight_elements);
-		jw_int_field(&jw, "inflight_dead", iv->inflight_dead);
-		jw_int_field(&jw, "reaped", iv->reaped);
-		jw_int_field(&jw, "no_start", iv->no_start);
-		jw_end_object(&jw);
-	}
-	jw_name(&jw, "maps");
-	jw_start_array(&jw);
-	for (i = 0; iv->have_maps && i < sizeof(iv->maps) / sizeof(iv->maps[0]); i++)
-		bpfmem_map_mem_json(&jw, &iv->maps[i]);
-	jw_end_array(&jw);
-	jw_end_object(&jw);
-	fflush(stdout);
-}
-
-/* Map memory of all our maps, read now (before the interval's counts), printed later. */
 static void snapshot_maps(struct syscalls_bpf *skel, struct interval *iv)
 {
 	bpfmem_map_mem_read(&iv->maps[0], "counts", bpf_map__fd(skel->maps.counts));
@@ -466,26 +252,26 @@ static int parse_opt(int key, const char *arg, void *ctx)
 	switch (key) {
 	case 'p':
 	case 'c':
-		return bpfmem_filter_opt(&env.filter, key, arg);
+		return bpfmem_filter_opt(&sc_env.filter, key, arg);
 	case 'e':
-		env.errno_filter = parse_errno(arg);
-		if (env.errno_filter < 0) {
+		sc_env.errno_filter = parse_errno(arg);
+		if (sc_env.errno_filter < 0) {
 			bpfmem_err("invalid errno '%s' (a name like ENOENT, or 1..4095)", arg);
 			return -EINVAL;
 		}
 		return 0;
 	case 'H':
-		env.hist = env.latency = true;
+		sc_env.hist = sc_env.latency = true;
 		return 0;
 	case 'T':
-		if (bpfmem_parse_long(arg, 0, INT_MAX, &env.top)) {
+		if (bpfmem_parse_long(arg, 0, INT_MAX, &sc_env.top)) {
 			bpfmem_err("invalid -T '%s' (0 = all rows)", arg);
 			return -EINVAL;
 		}
 		return 0;
 	case 'i':
 	case 'd':
-		return bpfmem_interval_opt(&env.loop, key, arg);
+		return bpfmem_interval_opt(&sc_env.loop, key, arg);
 	case 'l':
 		*list = true;
 		return 0;
@@ -494,12 +280,12 @@ static int parse_opt(int key, const char *arg, void *ctx)
 		if (bpfmem_parse_choice(strcmp(arg, "tracepoint") ? arg : "tp", hook_opts,
 					sizeof(hook_opts) / sizeof(hook_opts[0]), "--hook", &i))
 			return -EINVAL;
-		env.hook = HOOK_FENTRY + i;
+		sc_env.hook = HOOK_FENTRY + i;
 		return 0;
 	case OPT_MAX_ENTRIES:
-		return bpfmem_parse_max_entries(arg, &env.max_entries);
+		return bpfmem_parse_max_entries(arg, &sc_env.max_entries);
 	case OPT_MAX_INFLIGHT:
-		if (bpfmem_parse_long(arg, 1, 1 << 24, &env.max_inflight)) {
+		if (bpfmem_parse_long(arg, 1, 1 << 24, &sc_env.max_inflight)) {
 			bpfmem_err("invalid --max-inflight '%s' (1..16777216)", arg);
 			return -EINVAL;
 		}
@@ -522,7 +308,7 @@ static int parse_args(int argc, char **argv, bool *list)
 		.examples = examples,
 		.parse = parse_opt,
 		.ctx = list,
-		.verbose = &env.verbose,
+		.verbose = &sc_env.verbose,
 	};
 	unsigned long long cgid;
 	int ret;
@@ -530,18 +316,18 @@ static int parse_args(int argc, char **argv, bool *list)
 	ret = bpfmem_cli_parse(&cli, argc, argv);
 	if (ret)
 		return ret;
-	if (env.filter.pid && env.filter.cgroup) {
+	if (sc_env.filter.pid && sc_env.filter.cgroup) {
 		bpfmem_err("-p and -c are exclusive");
 		return 2;
 	}
-	if (env.errors_only && env.errno_filter) {
+	if (sc_env.errors_only && sc_env.errno_filter) {
 		bpfmem_err("-x and -e are exclusive");
 		return 2;
 	}
-	if (env.filter.cgroup && bpfmem_cgroup_id(env.filter.cgroup, &cgid))
+	if (sc_env.filter.cgroup && bpfmem_cgroup_id(sc_env.filter.cgroup, &cgid))
 		return 2;
-	if (!env.max_entries)	/* per syscall: one entry per syscall number at most */
-		env.max_entries = env.by_process ? 4096 : (SYSCALL_NR_MAX + 63) / 64 * 64;
+	if (!sc_env.max_entries)	/* per syscall: one entry per syscall number at most */
+		sc_env.max_entries = sc_env.by_process ? 4096 : (SYSCALL_NR_MAX + 63) / 64 * 64;
 	return 0;
 }
 
@@ -594,7 +380,7 @@ static int read_interval(struct syscalls_bpf *skel, int fd, size_t vsize,
 	skel->bss->epoch = ++cs.epoch;
 	cs.rd.key_size = sizeof(struct sc_key);
 	cs.rd.value_size = vsize;
-	err = bpfmem_map_read(fd, &cs.rd, env.max_entries);
+	err = bpfmem_map_read(fd, &cs.rd, sc_env.max_entries);
 	if (err)
 		return err;
 	n = cs.rd.n;
@@ -611,7 +397,7 @@ static int read_interval(struct syscalls_bpf *skel, int fd, size_t vsize,
 	for (i = 0; i < n; i++) {
 		struct sc_val final = {};
 
-		cs.gone[i] = env.by_process && task_gone(cs.cur[i].key.tgid, proc_rows_ok) &&
+		cs.gone[i] = sc_env.by_process && task_gone(cs.cur[i].key.tgid, proc_rows_ok) &&
 			     !bpf_map_lookup_and_delete_elem(fd, &cs.cur[i].key, &final);
 		if (cs.gone[i])
 			memcpy(&cs.cur[i].val, &final, vsize);
@@ -671,10 +457,10 @@ int cmd_syscalls(int argc, char **argv)
 		list_syscalls();
 		return 0;
 	}
-	if (bpfmem_loader_init(env.verbose))
+	if (bpfmem_loader_init(sc_env.verbose))
 		return 1;
-	if (env.hook == HOOK_AUTO)
-		env.hook = pick_hook();
+	if (sc_env.hook == HOOK_AUTO)
+		sc_env.hook = pick_hook();
 
 	skel = syscalls_bpf__open();
 	if (!skel) {
@@ -690,39 +476,41 @@ int cmd_syscalls(int argc, char **argv)
 		proc_tids_ok = false;
 	}
 	skel->rodata->self_tgid = getpid();
-	skel->rodata->filter_tgid = env.filter.pid;
-	skel->rodata->filter_cg = env.filter.cgroup != NULL;
-	skel->rodata->by_process = env.by_process;
-	skel->rodata->measure_latency = env.latency;
-	skel->rodata->want_hist = env.hist;
-	skel->rodata->errors_only = env.errors_only;
-	skel->rodata->filter_errno = env.errno_filter;
+	skel->rodata->filter_tgid = sc_env.filter.pid;
+	skel->rodata->filter_cg = sc_env.filter.cgroup != NULL;
+	skel->rodata->by_process = sc_env.by_process;
+	skel->rodata->measure_latency = sc_env.latency;
+	skel->rodata->want_hist = sc_env.hist;
+	skel->rodata->errors_only = sc_env.errors_only;
+	skel->rodata->filter_errno = sc_env.errno_filter;
 	skel->rodata->nr_exit = nr_of("exit");
 	skel->rodata->nr_exit_group = nr_of("exit_group");
 
-	vsize = env.hist ? sizeof(struct sc_val) : VAL_NOHIST;
+	vsize = sc_env.hist ? sizeof(struct sc_val) : VAL_NOHIST;
 	err = bpf_map__set_value_size(skel->maps.counts, vsize);
 	if (!err)
-		err = bpf_map__set_max_entries(skel->maps.counts, env.max_entries);
+		err = bpf_map__set_max_entries(skel->maps.counts, sc_env.max_entries);
 	if (!err)
-		err = bpf_map__set_max_entries(skel->maps.inflight, env.max_inflight);
+		err = bpf_map__set_max_entries(skel->maps.inflight, sc_env.max_inflight);
 	if (err) {
 		bpfmem_err("cannot size the maps: %s", strerror(-err));
 		goto out;
 	}
-	bpf_program__set_autoload(skel->progs.sc_fentry, env.hook == HOOK_FENTRY && env.latency);
-	bpf_program__set_autoload(skel->progs.sc_fentry_exit, env.hook == HOOK_FENTRY && !env.latency);
+	bpf_program__set_autoload(skel->progs.sc_fentry, sc_env.hook == HOOK_FENTRY && sc_env.latency);
+	bpf_program__set_autoload(skel->progs.sc_fentry_exit,
+				  sc_env.hook == HOOK_FENTRY && !sc_env.latency);
 	bpf_program__set_autoload(skel->progs.sc_fentry_exit_group,
-				  env.hook == HOOK_FENTRY && !env.latency);
-	bpf_program__set_autoload(skel->progs.sc_kprobe_exit, env.hook == HOOK_KPROBE && !env.latency);
+				  sc_env.hook == HOOK_FENTRY && !sc_env.latency);
+	bpf_program__set_autoload(skel->progs.sc_kprobe_exit,
+				  sc_env.hook == HOOK_KPROBE && !sc_env.latency);
 	bpf_program__set_autoload(skel->progs.sc_kprobe_exit_group,
-				  env.hook == HOOK_KPROBE && !env.latency);
-	bpf_program__set_autoload(skel->progs.sc_fexit, env.hook == HOOK_FENTRY);
-	bpf_program__set_autoload(skel->progs.sc_kprobe, env.hook == HOOK_KPROBE && env.latency);
-	bpf_program__set_autoload(skel->progs.sc_kretprobe, env.hook == HOOK_KPROBE);
-	bpf_program__set_autoload(skel->progs.sc_tp_enter, env.hook == HOOK_TP);
-	bpf_program__set_autoload(skel->progs.sc_tp_exit, env.hook == HOOK_TP);
-	bpf_program__set_autoload(skel->progs.sc_thread_exit, env.latency);
+				  sc_env.hook == HOOK_KPROBE && !sc_env.latency);
+	bpf_program__set_autoload(skel->progs.sc_fexit, sc_env.hook == HOOK_FENTRY);
+	bpf_program__set_autoload(skel->progs.sc_kprobe, sc_env.hook == HOOK_KPROBE && sc_env.latency);
+	bpf_program__set_autoload(skel->progs.sc_kretprobe, sc_env.hook == HOOK_KPROBE);
+	bpf_program__set_autoload(skel->progs.sc_tp_enter, sc_env.hook == HOOK_TP);
+	bpf_program__set_autoload(skel->progs.sc_tp_exit, sc_env.hook == HOOK_TP);
+	bpf_program__set_autoload(skel->progs.sc_thread_exit, sc_env.latency);
 	bpf_program__set_autoattach(skel->progs.sc_thread_exit, false);
 	/* PREEMPT_RT with the series: the fentry/fexit programs ask to run non-preemptible
 	 * (they qualify), so no other task on the CPU misses a run while one is under way
@@ -735,12 +523,12 @@ int cmd_syscalls(int argc, char **argv)
 
 	err = syscalls_bpf__load(skel);
 	if (err) {
-		bpfmem_err("cannot load BPF programs (hook %s): %s%s", hook_names[env.hook],
-			   strerror(-err), env.verbose ? "" : " (-v for details)");
+		bpfmem_err("cannot load BPF programs (hook %s): %s%s", sc_hook_names[sc_env.hook],
+			   strerror(-err), sc_env.verbose ? "" : " (-v for details)");
 		goto out;
 	}
-	if (env.filter.cgroup) {	/* before attaching: no event of another cgroup is counted */
-		int cg_fd = open(env.filter.cgroup, O_RDONLY | O_DIRECTORY), zero = 0;
+	if (sc_env.filter.cgroup) {	/* before attaching: no event of another cgroup is counted */
+		int cg_fd = open(sc_env.filter.cgroup, O_RDONLY | O_DIRECTORY), zero = 0;
 
 		err = cg_fd < 0 ? -errno : 0;
 		if (!err && bpf_map_update_elem(bpf_map__fd(skel->maps.cgroup_map), &zero, &cg_fd,
@@ -749,7 +537,7 @@ int cmd_syscalls(int argc, char **argv)
 		if (cg_fd >= 0)
 			close(cg_fd);
 		if (err) {
-			bpfmem_err("cannot use cgroup %s: %s", env.filter.cgroup, strerror(-err));
+			bpfmem_err("cannot use cgroup %s: %s", sc_env.filter.cgroup, strerror(-err));
 			goto out;
 		}
 	}
@@ -757,7 +545,7 @@ int cmd_syscalls(int argc, char **argv)
 	 * Reap hook first: a thread that enters a syscall after the entry hook is
 	 * attached and exits before the reap hook is would leave a dead entry.
 	 */
-	if (env.latency) {
+	if (sc_env.latency) {
 		skel->links.sc_thread_exit = bpf_program__attach(skel->progs.sc_thread_exit);
 		if (!skel->links.sc_thread_exit) {
 			err = -errno;
@@ -767,36 +555,36 @@ int cmd_syscalls(int argc, char **argv)
 	}
 	err = syscalls_bpf__attach(skel);
 	if (err) {
-		bpfmem_err("cannot attach %s%s: %s", hook_names[env.hook],
-			   env.hook == HOOK_TP ? " to raw_syscalls" : " to " SC_FUNC, strerror(-err));
+		bpfmem_err("cannot attach %s%s: %s", sc_hook_names[sc_env.hook],
+			   sc_env.hook == HOOK_TP ? " to raw_syscalls" : " to " SC_FUNC, strerror(-err));
 		goto out;
 	}
 	counts_fd = bpf_map__fd(skel->maps.counts);
 	stats_fd = bpf_map__fd(skel->maps.stats);
 	bpfmem_setup_signals();
-	if (env.hook == HOOK_KPROBE && !bpfmem_kernel_has_kprobe_missed())
+	if (sc_env.hook == HOOK_KPROBE && !bpfmem_kernel_has_kprobe_missed())
 		fprintf(stderr, "note: this kernel does not report kretprobe misses (Linux 6.7+ "
 			"does): with more threads inside syscalls than the kretprobe's "
 			"maxactive, returns go uncounted unseen; --hook tp has no such limit\n");
 	fprintf(stderr, "Tracing syscalls (hook %s%s%s)... Hit Ctrl-C to end.\n",
-		hook_names[env.hook], env.hook == HOOK_TP ? " on raw_syscalls" : " on " SC_FUNC,
-		env.latency ? ", with latency" : "");
+		sc_hook_names[sc_env.hook], sc_env.hook == HOOK_TP ? " on raw_syscalls" : " on " SC_FUNC,
+		sc_env.latency ? ", with latency" : "");
 
 	/* every -i, at -d, at Ctrl-C (without -i/-d only then) */
-	while ((err = bpfmem_interval_next(&env.loop)) > 0) {
+	while ((err = bpfmem_interval_next(&sc_env.loop)) > 0) {
 		struct interval iv = {};
 
-		iv.n = env.loop.n;
-		iv.final = env.loop.last;
-		iv.elapsed = bpfmem_mono_s() - env.loop.start;
-		if (iv.final || env.json)
+		iv.n = sc_env.loop.n;
+		iv.final = sc_env.loop.last;
+		iv.elapsed = bpfmem_mono_s() - sc_env.loop.start;
+		if (iv.final || sc_env.json)
 			snapshot_maps(skel, &iv);
 		err = read_interval(skel, counts_fd, vsize, &rows, &nrows);
 		if (err) {
 			bpfmem_err("cannot read the aggregate map: %s", strerror(-err));
 			goto out;
 		}
-		if (env.stats) {	/* the entries the interval's read found */
+		if (sc_env.stats) {	/* the entries the interval's read found */
 			iv.have_stats = true;
 			iv.counts_elements = cs.rd.n;
 		}
@@ -819,14 +607,14 @@ int cmd_syscalls(int argc, char **argv)
 		cur = missed_runs(skel);
 		iv.missed = cur - prev_missed;
 		prev_missed = cur;
-		if (env.stats)
+		if (sc_env.stats)
 			inflight_scan(bpf_map__fd(skel->maps.inflight), &iv.inflight_elements,
 				      &iv.inflight_dead);
 		qsort(rows, nrows, sizeof(*rows), cmp_rows);
-		if (env.json)
-			print_json(rows, nrows, &iv);
+		if (sc_env.json)
+			sc_print_json(rows, nrows, &iv);
 		else
-			print_text(rows, nrows, &iv);
+			sc_print_text(rows, nrows, &iv);
 	}
 	/* as flows: updates the full map refused make the counts incomplete, exit 3 */
 	if (prev_stat[SC_DROPPED] > 0)

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # Events the tracers lose, with and without a CPU-bound competitor on every CPU
-# (examples/bench-rt-loss.sh, scaled down): `bpfmem syscalls -c` must count every
+# (tests/bench/guest/rt-loss.sh, scaled down): `bpfmem syscalls -c` must count every
 # getppid and exit_group of its workload, `bpfmem flows --closed` a tcp_close record
 # for every socket of a TCP churn, for fentry, kprobe and tracepoint hooks, with no
 # run missed where the kernel promises none (below, case by case). On PREEMPT_RT the
@@ -21,8 +21,8 @@ if [ -e $NP ]; then
 	# the runs below are at the default: programs that ask (the tools') qualify
 	[ "$(cat $NP)" = 1 ]; ok $? "kernel.bpf_rt_nonpreempt at its default 1 (on request): $(cat $NP)"
 fi
-sh /examples/bench-rt-loss.sh $CALLS $CONNS >/tmp/rl.out 2>&1
-ok $? "bench-rt-loss.sh $CALLS $CONNS ran"
+sh /bench/rt-loss.sh $CALLS $CONNS >/tmp/rl.out 2>&1
+ok $? "/bench/rt-loss.sh $CALLS $CONNS ran"
 sed 's/^/# /' /tmp/rl.out
 rt=no
 bpfmem probe 2>/dev/null | grep -q '^PREEMPT_RT: *yes' && rt=yes
@@ -92,8 +92,8 @@ if [ -e /proc/sys/kernel/bpf_rt_nonpreempt ]; then
 	# Whether any is missed depends on timing: reported, not asserted; what is
 	# asserted is that every event is counted or reported missed.
 	echo 0 >$NP
-	sh /examples/bench-rt-loss.sh $CALLS $CONNS fentry cpu >/tmp/rl0.out 2>&1
-	ok $? "bench-rt-loss.sh $CALLS $CONNS fentry cpu ran (kernel.bpf_rt_nonpreempt=0)"
+	sh /bench/rt-loss.sh $CALLS $CONNS fentry cpu >/tmp/rl0.out 2>&1
+	ok $? "/bench/rt-loss.sh $CALLS $CONNS fentry cpu ran (kernel.bpf_rt_nonpreempt=0)"
 	sed 's/^/# /' /tmp/rl0.out
 	n0=0
 	while read -r tool hook load exp cnt miss _; do

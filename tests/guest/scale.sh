@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# Scale benchmark (issue 33; tests/bench-scale.sh boots it): for each size N, mapscale
+# Scale benchmark (issue 33; tests/bench/scale.sh boots it): for each size N, mapscale
 # holds N BPF maps in N/10 memory cgroups (one holder process each) and N/20 loaded
 # programs; then `bpfmem exporter` is scraped 5 times (wall time of each scrape, the
 # exporter's CPU time over them, from /proc/PID/stat) and `bpfmem maps -j` run 3 times

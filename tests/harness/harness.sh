@@ -118,6 +118,7 @@ for f in "$BUILDDIR"/tools/bpfmem "$BUILDDIR"/tests/harness/guest-exit "$BUILDDI
 done
 cp -r "$top"/tests/guest/. "$root/tests/" 2>/dev/null
 cp -r "$top"/examples "$root/examples" 2>/dev/null
+cp -r "$top"/tests/bench/guest "$root/bench" 2>/dev/null	# the benchmarks: /bench/NAME.sh
 echo "root:x:0:0:root:/root:/bin/sh" >"$root/etc/passwd"
 echo "root:x:0:" >"$root/etc/group"
 printf '127.0.0.1 localhost\n::1 localhost\n' >"$root/etc/hosts"

@@ -28,10 +28,11 @@ top=${1:-$(cd "$(dirname "$0")/../.." && pwd)}
 finder=$(cd "$(dirname "$0")" && pwd)/shell-commands.py
 [ -f "$finder" ] || finder=$top/tests/unit/shell-commands.py
 # host-side scripts: every shell script of the tree, found by its #! line so that a new
-# one cannot be missed, except the guest's (tests/guest, examples, the guest's init),
-# which run on busybox inside the guest
+# one cannot be missed, except the guest's (tests/guest, tests/bench/guest, examples, the
+# guest's init), which run on busybox inside the guest
 mapfile -t scripts < <(cd "$top" && find . -path ./.git -prune -o -path './build*' -prune -o \
-	-path ./tests/guest -prune -o -path ./examples -prune -o -type f -print |
+	-path ./tests/guest -prune -o -path ./tests/bench/guest -prune -o -path ./examples -prune \
+	-o -type f -print |
 	sed 's|^\./||' | grep -vx 'tests/harness/init.sh' | sort |
 	while read -r f; do head -n 1 "$f" | grep -q '^#!.*\b\(ba\)\{0,1\}sh\b' && echo "$f"; done)
 # called by the kernel/selftests Makefiles, meson.build files, python scripts and

@@ -29,25 +29,12 @@ import shlex
 import subprocess
 import sys
 
+import taplib
+from taplib import ok, read
+
 top, version = sys.argv[1], sys.argv[2]
+taplib.top = top
 binary = sys.argv[3] if len(sys.argv) > 3 else None
-n = 0
-fails = 0
-
-
-def ok(good, what, detail=''):
-    global n, fails
-    n += 1
-    print(('ok' if good else 'not ok') + ' %d - %s' % (n, what))
-    if not good:
-        fails += 1
-        for line in detail.splitlines():
-            print('#   ' + line)
-
-
-def read(path):
-    with open(os.path.join(top, path), encoding='utf-8') as f:
-        return f.read()
 
 
 OPT = re.compile(r'(?<![\w-])(--[a-z][a-z0-9-]*|-[A-Za-z0-9])(?![\w-])')
@@ -175,8 +162,7 @@ ACCEPTED_UNLISTED = {}
 main_src = read('tools/bpfmem.c')
 # the subcommands: bpfmem_cmds of tools/meson.build, from which tools/bpfmem.c's table
 # (cmds.h) is generated
-m = re.search(r'^bpfmem_cmds = \{\n(.*?)^\}', read('tools/meson.build'), re.M | re.S)
-cmds = re.findall(r"^\s*'([a-z]+)' :", m.group(1), re.M) if m else []
+cmds = taplib.subcommands()
 ok(len(cmds) >= 7, 'subcommands of tools/meson.build (bpfmem_cmds): %s' % ' '.join(cmds))
 # the pages built are bpfmem(8) and one per bpfmem_cmds entry (docs/man/meson.build)
 man_meson = read('docs/man/meson.build')
@@ -282,8 +268,6 @@ if binary:
         ok(r.returncode == 0 and r.stdout == 'bpfmem %s\n' % version,
            '`bpfmem %s` prints the meson version %s' % (o, version), r.stdout + r.stderr)
 else:
-    print('ok %d - # SKIP `bpfmem --version`: no binary in this (unit-only) build' % (n + 1))
-    n += 1
+    taplib.skip('`bpfmem --version`: no binary in this (unit-only) build')
 
-print('1..%d' % n)
-sys.exit(1 if fails else 0)
+taplib.done()

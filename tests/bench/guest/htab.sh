@@ -6,12 +6,12 @@
 # (BPF_F_NO_PREALLOC, bpf_mem_alloc) mode, then bpf-hashmap-full-update and
 # bpf-hashmap-lookup (prealloc and BPF_F_NO_PREALLOC).
 #
-#   sh /examples/bench-htab.sh [-w WARMUP_S] [-d DURATION_S] [-p PRODUCERS] [-q]
+#   sh /bench/htab.sh [-w WARMUP_S] [-d DURATION_S] [-p PRODUCERS] [-q]
 #   -q: htab-mem only.  Defaults: -w 1 -d 3 -p <CPUs, rounded down to even, >= 2>
 #
 # Host (bench is built by tests/selftests-build.sh):
 #   C=/var/cache/bpfmem/selftests/current/stage/selftests-bpf
-#   ./run exec --kernel base --smp 4 --add $C --add $C/bench -- sh /examples/bench-htab.sh
+#   ./run exec --kernel base --smp 4 --add $C --add $C/bench -- sh /bench/htab.sh
 #
 # Output: lines starting with '#' are comments; data lines are whitespace-separated:
 #   htab-mem MODE USE_CASE PRODUCERS OPS_K_PER_S OPS_SD MEM_MIB MEM_SD PEAK_MIB
@@ -29,10 +29,10 @@ while [ $# -gt 0 ]; do
 	-p) p=$2; shift 2 ;;
 	-q) all=0; shift ;;
 	-h|--help) sed -n '3,22p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-	*) echo "bench-htab.sh: unknown argument '$1'" >&2; exit 2 ;;
+	*) echo "htab.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
 done
-[ -x "$B" ] || { echo "bench-htab.sh: no $B (tests/selftests-build.sh; --add its stage dir)" >&2; exit 1; }
+[ -x "$B" ] || { echo "htab.sh: no $B (tests/selftests-build.sh; --add its stage dir)" >&2; exit 1; }
 ncpu=$(grep -c ^processor /proc/cpuinfo)
 if [ -z "$p" ]; then
 	p=$((ncpu / 2 * 2))
@@ -49,7 +49,7 @@ run() {	# run ARGS... : bench output in $out, 1 on failure
 	return 1
 }
 
-echo "# bench-htab: kernel $(uname -r), $ncpu CPUs, producers $p, warmup ${w}s, duration ${d}s"
+echo "# bench htab: kernel $(uname -r), $ncpu CPUs, producers $p, warmup ${w}s, duration ${d}s"
 echo "# bench MODE USE_CASE PRODUCERS OPS_K_PER_S OPS_SD MEM_MIB MEM_SD PEAK_MIB"
 for mode in prealloc dynamic; do
 	flag=""

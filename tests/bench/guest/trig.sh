@@ -6,14 +6,14 @@
 # raw_tp program run by BPF_PROG_TEST_RUN, which runs it between get_cpu() and
 # put_cpu(): the traced runs are not preemptible, also on PREEMPT_RT, so they never
 # take the series' run lock (patch 12). For the cost of runs in task context, where
-# the lock is taken, see tests/bench-run-cost.sh (workload trigsys).
+# the lock is taken, see tests/bench/run-cost.sh (workload trigsys).
 #
-#   sh /examples/bench-trig.sh [-w WARMUP_S] [-d DURATION_S] [-p PRODUCERS]
+#   sh /bench/trig.sh [-w WARMUP_S] [-d DURATION_S] [-p PRODUCERS]
 #   Defaults: -w 1 -d 3 -p 1
 #
 # Host (bench is built by tests/selftests-build.sh without --no-bench):
 #   C=/var/cache/bpfmem/selftests/current/stage/selftests-bpf
-#   ./run exec --kernel rt --add $C --add $C/bench -- sh /examples/bench-trig.sh
+#   ./run exec --kernel rt --add $C --add $C/bench -- sh /bench/trig.sh
 #
 # Output: "trig CASE PRODUCERS M_HITS_PER_S" per case ('#' lines are comments); a
 # failed case prints "FAILED CASE" and the script exits 1 after the others.
@@ -25,10 +25,10 @@ while [ $# -gt 0 ]; do
 	-d) d=$2; shift 2 ;;
 	-p) p=$2; shift 2 ;;
 	-h|--help) sed -n '3,18p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
-	*) echo "bench-trig.sh: unknown argument '$1'" >&2; exit 2 ;;
+	*) echo "trig.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
 done
-[ -x "$B" ] || { echo "bench-trig.sh: no $B (tests/selftests-build.sh; --add its stage dir)" >&2; exit 1; }
+[ -x "$B" ] || { echo "trig.sh: no $B (tests/selftests-build.sh; --add its stage dir)" >&2; exit 1; }
 echo "# kernel $(uname -r), $(grep -c ^processor /proc/cpuinfo) CPUs, bench -w $w -d $d -p $p"
 rc=0
 for c in trig-fentry trig-fexit trig-fmodret trig-kprobe; do

@@ -3,9 +3,9 @@
 # processes make syscalls in loops on the same CPUs (they run the same programs: the
 # PID filter is inside them). On PREEMPT_RT without the series a competitor preempted
 # inside a program makes the kernel skip the traced process's runs on that CPU.
-#   ./run exec --kernel deb612-rt --smp 2 -- sh /examples/bench-rt-pid.sh [CALLS] [RUNS]
+#   ./run exec --kernel deb612-rt --smp 2 -- sh /bench/rt-pid.sh [CALLS] [RUNS]
 # (any kernel; a kernel without PREEMPT_RT is the control, where nothing is missed)
-# The traced process makes CALLS getppid (default 200000, as bench-rt-loss.sh) and
+# The traced process makes CALLS getppid (default 200000, as rt-loss.sh) and
 # exits; expected CALLS getppid + 1 exit_group. One row per run: expected, counted,
 # missed (the programs' recursion_misses as the tool reports them), share lost.
 . /tests/lib.sh	# wait_for, missed_text

@@ -5,7 +5,7 @@ ratios that survive TCG noise: for every case, the median over rounds of ops
 dynamic/preallocated (both modes measured in the same boot) and of ops and peak
 memory patched/vanilla (boots of one round are run back to back), each with its
 min-max spread. The JSON file keeps every run.
-usage: bench-report.py OUT.json KERNEL:SMP[:ROUND]:LOG..."""
+usage: report.py OUT.json KERNEL:SMP[:ROUND]:LOG..."""
 import json
 import re
 import statistics
@@ -28,7 +28,7 @@ for arg in sys.argv[2:]:
     try:
         lines = open(log, errors="replace").read().splitlines()
     except OSError as e:
-        print(f"bench-report: {log}: {e.strerror}", file=sys.stderr)
+        print(f"report.py: {log}: {e.strerror}", file=sys.stderr)
         lines = []
     for line in lines:
         line = line.replace("\r", "").strip()

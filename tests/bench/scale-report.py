@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
 # The "scale maps ..." lines of tests/guest/scale.sh (stdin) as the table of
-# docs/benchmarks.md and TAP checks 2..N of tests/bench-scale.sh: values exact at
+# docs/benchmarks.md and TAP checks 2..N of tests/bench/scale.sh: values exact at
 # every size, cost per map at the largest size at most 1.5x that at the one before.
 import sys
 

@@ -7,12 +7,12 @@
 # against fdinfo in the guest. Prints the table (docs/benchmarks.md) and whether the
 # cost per map grows no worse than linearly: per-map scrape time, exporter CPU and
 # maps -j time at the largest size at most 1.5x those at the one before. TAP.
-# usage: bench-scale.sh [KERNEL [SIZE...]]   (default base 100 1000 10000)
+# usage: tests/bench/scale.sh [KERNEL [SIZE...]]   (default base 100 1000 10000)
 # Environment: SCALE_STRIDE=K checks every K-th map only (default all).
 k=${1:-base}
 shift
 [ $# -gt 0 ] || set -- 100 1000 10000
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "$0")/../.." && pwd)
 log=${BPFMEM_BUILDDIR:-$top/build}/meson-logs/bench-scale-$k.log
 mkdir -p "$(dirname "$log")"
 "$top/tests/harness/harness.sh" --kernel "$k" --smp 2 --mem 3072 --timeout 1800 \
@@ -21,4 +21,4 @@ rc=$?
 [ $rc = 0 ] && echo "ok 1 - scale.sh ran in the guest, its checks passed" ||
 	echo "not ok 1 - scale.sh failed in the guest (exit $rc, log $log)"
 grep -a '^\(not \)\?ok \|^# ' "$log" | tr -d '\r' | sed 's/^/# guest: /'
-tr -d '\r' <"$log" | grep -a '^scale maps ' | python3 "$top/tests/bench-scale-report.py"
+tr -d '\r' <"$log" | grep -a '^scale maps ' | python3 "$top/tests/bench/scale-report.py"

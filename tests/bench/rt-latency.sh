@@ -7,18 +7,18 @@
 # the medians with their ranges. TCG latencies are emulated time: compare kernels only.
 # A boot without high-resolution timers (its TSC calibration failed) is repeated.
 #
-#   tests/bench-rt-latency.sh [-n ROUNDS] [-s SECONDS] [-k 'rt vanilla-rt']
+#   tests/bench/rt-latency.sh [-n ROUNDS] [-s SECONDS] [-k 'rt vanilla-rt']
 #
 # Needs the kernels built (./run build rt; ./run build vanilla-rt is part of ./run test).
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
+here=$(cd "$(dirname "$0")/.." && pwd)	# tests/
 n=5 secs=10 kernels="rt vanilla-rt"
 while [ $# -gt 0 ]; do
 	case "$1" in
 	-n) n=$2; shift 2 ;;
 	-s) secs=$2; shift 2 ;;
 	-k) kernels=$2; shift 2 ;;
-	*) echo "usage: tests/bench-rt-latency.sh [-n ROUNDS] [-s SECONDS] [-k 'rt vanilla-rt']" >&2; exit 2 ;;
+	*) echo "usage: tests/bench/rt-latency.sh [-n ROUNDS] [-s SECONDS] [-k 'rt vanilla-rt']" >&2; exit 2 ;;
 	esac
 done
 out=${BPFMEM_CACHE:-/var/cache/bpfmem}/bench/rt-latency-$(date +%Y%m%d-%H%M%S)

@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # Benchmark (not a test): what tracing syscalls costs. In one guest boot:
-#   ./run exec --add /usr/sbin/syscount -- sh /examples/bench-syscalls.sh [CALLS] [ROUNDS]
+#   ./run exec --add /usr/sbin/syscount -- sh /bench/syscalls.sh [CALLS] [ROUNDS]
 # Wall time of CALLS getppid (default 1000000) with no tracer, with bpfmem syscalls
 # (counts only, and -L latency) and with libbpf-tools syscount (counts only, and -L),
 # all system-wide, ROUNDS times interleaved (TCG timing is noisy): medians, overhead

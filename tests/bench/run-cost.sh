@@ -9,11 +9,11 @@
 # program. Prints every boot and, per kernel and mode, the median of the boots' medians
 # with its range. TCG times are emulated: compare kernels only, on the same machine.
 #
-#   tests/bench-run-cost.sh [-n BOOTS] [-d SECONDS] [-r ROUNDS] [-t THREADS] [-k 'rt vanilla-rt']
+#   tests/bench/run-cost.sh [-n BOOTS] [-d SECONDS] [-r ROUNDS] [-t THREADS] [-k 'rt vanilla-rt']
 #
 # -t 2: two threads share CPU 0 and preempt each other, so a run can find the lock held.
 set -euo pipefail
-here=$(cd "$(dirname "$0")" && pwd)
+here=$(cd "$(dirname "$0")/.." && pwd)	# tests/
 n=5 secs=2 rounds=3 threads=1 kernels="rt vanilla-rt"
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -22,7 +22,7 @@ while [ $# -gt 0 ]; do
 	-r) rounds=$2; shift 2 ;;
 	-t) threads=$2; shift 2 ;;
 	-k) kernels=$2; shift 2 ;;
-	*) echo "usage: tests/bench-run-cost.sh [-n BOOTS] [-d SECONDS] [-r ROUNDS] [-t THREADS] [-k 'rt vanilla-rt']" >&2
+	*) echo "usage: tests/bench/run-cost.sh [-n BOOTS] [-d SECONDS] [-r ROUNDS] [-t THREADS] [-k 'rt vanilla-rt']" >&2
 	   exit 2 ;;
 	esac
 done

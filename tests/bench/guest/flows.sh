@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # Benchmark (not a test): what counting flows costs. In one guest boot:
-#   ./run exec --add /usr/sbin/tcptop -- sh /examples/bench-flows.sh [SECONDS] [ROUNDS]
+#   ./run exec --add /usr/sbin/tcptop -- sh /bench/flows.sh [SECONDS] [ROUNDS]
 # Throughput of a bulk TCP transfer over loopback and the rate of short TCP
 # connections, with no counter, with bpfmem flows (fentry and kprobe) and with
 # libbpf-tools tcptop, ROUNDS times interleaved (TCG timing is noisy): medians, their
@@ -70,7 +70,7 @@ for c in none fentry kprobe tcptop; do
 		printf "  %-22s bulk %7.1f MB/s (%.2f)   short connections %7.1f conn/s (%.2f)\n",
 			n, b, b / b0, q, q / q0 }'
 done
-[ $have_tcptop = 1 ] || echo "  tcptop: not in the guest (./run exec --add /usr/sbin/tcptop -- sh /examples/bench-flows.sh)"
+[ $have_tcptop = 1 ] || echo "  tcptop: not in the guest (./run exec --add /usr/sbin/tcptop -- sh /bench/flows.sh)"
 
 echo
 echo "map memory"

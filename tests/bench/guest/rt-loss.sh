@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # Benchmark (not a test): events the tracers lose, by kernel, hook and competing load.
-#   ./run exec --kernel rt --smp 2 -- sh /examples/bench-rt-loss.sh [CALLS] [CONNS] [HOOKS] [LOADS]
+#   ./run exec --kernel rt --smp 2 -- sh /bench/rt-loss.sh [CALLS] [CONNS] [HOOKS] [LOADS]
 # (HOOKS: default "fentry kprobe tp"; LOADS: default "none cpu")
 # (any kernel: base is the control; there flows may miss a few runs by design, a
 # softirq on top of a run in task context: see tests/guest/rtloss.sh)

@@ -14,12 +14,12 @@
 #   __kmalloc_node_noprof, kfree
 #   __memcg_slab_post_alloc_hook,                memcg charging and uncharging
 #   __memcg_slab_free_hook
-# Guest only: ./run exec [--smp N] -- sh /examples/churn-profile.sh [SECONDS [CASE]]
+# Guest only: ./run exec [--smp N] -- sh /bench/churn-profile.sh [SECONDS [CASE]]
 # CASE: "mapperf" (default), or an upstream htab-mem use case (overwrite,
 # batch_add_batch_del, add_del_on_diff_cpu) run by the selftests' bench with 2 pinned
 # producers; bench is built by tests/selftests-build.sh (without --no-bench):
 #   C=/var/cache/bpfmem/selftests/current/stage/selftests-bpf
-#   ./run exec --add $C --add $C/bench -- sh /examples/churn-profile.sh 2 add_del_on_diff_cpu
+#   ./run exec --add $C --add $C/bench -- sh /bench/churn-profile.sh 2 add_del_on_diff_cpu
 # Prints "profile MODE FUNC calls N total_us T per_update_ns P" per mode and function,
 # per_update_ns being the function's time per traced htab_map_update_elem call (the
 # trace buffer may wrap: only what it holds is counted); then the mapperf lines.

@@ -7,7 +7,7 @@
 #      allocators but looks at the caches of A's one only;
 #   2. "own":   memory.reclaim of cgroup B: count looks at every cache of NMAPS maps;
 #   3. "global": drop_caches, one call per memcg with the shrinker's bit and node.
-# Guest only: ./run exec -- sh /examples/shrinker-cost.sh [NMAPS]
+# Guest only: ./run exec -- sh /bench/shrinker-cost.sh [NMAPS]
 # Prints one "shrinker_cost CASE FUNC calls N min_us M median_us M max_us M" line per
 # case and function; times are TCG guest times, several times native.
 nmaps=${1:-1000}
