@@ -426,6 +426,7 @@ static int print_prom(const struct bpfmem_maps_sample *s)
 	struct bpfmem_prom w = { .b = &b };
 	int err = 0;
 
+	bpfmem_prom_build_info(&w);
 	bpfmem_prom_maps(&w, s);
 	bpfmem_prom_end(&w);
 	if (b.oom)
