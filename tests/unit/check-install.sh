@@ -100,6 +100,18 @@ if [ -f "$unit" ]; then
 	err=$(MANPATH=$root${man8%/man8} systemd-analyze verify "$d/unit/bpfmem-exporter.service" 2>&1)
 	[ $? = 0 ] && [ -z "$err" ]
 	ok $? "systemd-analyze verify bpfmem-exporter.service" "$err"
+	# resource limits (their values and reasons are in the unit), and the hardening
+	# systemd rates: an exposure of 2.5 at most (the unit has 2.3; 10 is none)
+	for k in MemoryMax=256M CPUQuota=50% TasksMax=4 ProtectProc=invisible; do
+		grep -qx "$k" "$unit"
+		ok $? "the unit sets $k"
+	done
+	err=$(systemd-analyze security --offline=yes --threshold=25 \
+		"$d/unit/bpfmem-exporter.service" 2>&1)
+	rc=$?
+	level=$(printf '%s\n' "$err" | sed -n 's/.*Overall exposure level for [^:]*: \([0-9.]*\).*/\1/p')
+	[ $rc = 0 ] && [ -n "$level" ]
+	ok $? "systemd-analyze security: exposure ${level:-?}, at most 2.5" "$(printf '%s\n' "$err" | grep '✗')"
 else
 	ok 1 "the unit is installed in $unitdir"
 fi
