@@ -68,12 +68,14 @@ files=$(dpkg-deb -c "$deb" | awk '$1 !~ /^d/ { print $6 }' | sed 's|^\./|/|' | s
 want=$( { echo /usr/sbin/bpfmem
 	for p in bpfmem $(printf 'bpfmem-%s ' $cmds); do echo "/usr/share/man/man8/$p.8.gz"; done
 	echo /lib/systemd/system/bpfmem-exporter.service
+	echo /lib/systemd/system/bpfmem-textfile.service
+	echo /lib/systemd/system/bpfmem-textfile.timer
 	echo /usr/share/bash-completion/completions/bpfmem
 	echo /usr/share/doc/bpfmem/changelog.gz
 	echo /usr/share/doc/bpfmem/copyright
 	echo /usr/share/lintian/overrides/bpfmem; } | sort)
 [ "$files" = "$want" ]
-ok $? "the package holds exactly bpfmem, a manual page per subcommand and bpfmem(8), the unit, the completion and its docs" \
+ok $? "the package holds exactly bpfmem, a manual page per subcommand and bpfmem(8), the units, the completion and its docs" \
 	"$(diff <(echo "$want") <(echo "$files"))"
 
 v=$("$x/usr/sbin/bpfmem" --version 2>&1)
@@ -100,4 +102,10 @@ ok $? "systemd-analyze verify the packaged bpfmem-exporter.service" "$err"
 out=$(dpkg-deb -I "$deb" postinst 2>&1)
 printf '%s\n' "$out" | grep -q 'bpfmem-exporter.service'
 ok $? "postinst enables bpfmem-exporter.service (dh_installsystemd)" "$out"
+# ... but not the textfile collector's timer, the alternative to it (debian/rules):
+# dh's --no-enable snippet (enable again only what the administrator had enabled before
+# a removal: "debian-installed"), and no start
+printf '%s\n' "$out" | grep -q "deb-systemd-helper debian-installed 'bpfmem-textfile.timer'" &&
+	! printf '%s\n' "$out" | grep 'deb-systemd-invoke' | grep -q textfile
+ok $? "postinst neither enables nor starts bpfmem-textfile.timer" "$(printf '%s\n' "$out" | grep textfile)"
 finish

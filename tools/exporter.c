@@ -12,17 +12,21 @@
  * exporter runs (as bpftop); counting costs every BPF program on the host a clock
  * read per run, so it is not the default. bpfmem_prog_stats_enabled says which.
  * A scrape collects afresh (or joins the collection under way), or reuses a
- * collection younger than --interval.
+ * collection younger than --interval (default DEFAULT_INTERVAL_S, 0: never);
+ * bpfmem_exporter_data_age_seconds says how old what it serves is.
  *
  * Server: a libevent (libevent_core) loop: listener, buffered connections, timers,
  * signals; the request parser is tools/lib/http.c. The collection runs in a thread
  * of its own: other requests are answered meanwhile, and the /metrics requests that
  * arrive during a collection wait for it and share it. At most
- * MAX_CONNS connections (more get 503), one request per connection (Connection:
- * close), the whole request within READ_TIMEOUT_S seconds (a deadline, not an idle
- * timeout) and BPFMEM_HTTP_MAX_REQUEST bytes (else 408/431), the response within
- * WRITE_TIMEOUT_S. Each response is built completely in memory, with Content-Length,
- * before its first byte is sent. SIGINT/SIGTERM: exit 0.
+ * MAX_CONNS connections: at the limit a new one evicts the oldest that has not sent a
+ * whole request (408), and gets 503 only when all have one; one request per connection
+ * (Connection: close), the whole request within READ_TIMEOUT_S seconds (a deadline,
+ * not an idle timeout) and BPFMEM_HTTP_MAX_REQUEST bytes (else 408/431), parsed
+ * incrementally (each byte once), the response within WRITE_TIMEOUT_S. A collection
+ * is rendered once per format and shared by every response served from it (by
+ * reference, see struct shared_body), each response completely in memory, with
+ * Content-Length, before its first byte is sent. SIGINT/SIGTERM: exit 0.
  * Not evhttp (libevent_extra): libevent 2.1.12 (Debian 12) has no connection cap
  * (evhttp_set_max_connections came in 2.2), answers a method it does not allow with
  * 501 and an oversized header with 400, sends nothing on a read timeout, and its
@@ -71,13 +75,23 @@
 #define READ_TIMEOUT_S 5.0
 #define WRITE_TIMEOUT_S 10.0
 #define LINGER_S 1.0
+/*
+ * Default --interval: at most one collection per 5 s, however many scrape (a
+ * collection of 10,000 maps costs seconds of CPU, and anyone who reaches the port can
+ * ask for one), while a Prometheus scraping every 10 s or more (15 s is the usual,
+ * 1 min Prometheus' own default) still gets a fresh collection each time: its scrapes
+ * are further apart than 5 s even with jitter and the collection's own duration.
+ * Not 15 s: a scraper at 15 s arrives 15 s after the last collection started but less
+ * after it ended, and every other scrape would get 15-30 s old data.
+ */
+#define DEFAULT_INTERVAL_S 5.0
 
 static struct {
 	const char *listen;
 	double interval;
 	bool verbose;
 	bool bpf_stats;		/* --bpf-stats */
-} env = { .listen = DEFAULT_LISTEN };
+} env = { .listen = DEFAULT_LISTEN, .interval = DEFAULT_INTERVAL_S };
 
 static struct {
 	struct bpfmem_maps_sample maps;
@@ -90,7 +104,7 @@ static struct {
 	bool sysctl_stats;	/* kernel.bpf_stats_enabled at the collection */
 	/* counters since start */
 	long long collections, err_maps, err_memcgs, err_listing, err_progs, err_collect;
-	long long rejected, timeouts;
+	long long rejected, timeouts, evicted;
 	long long requests[10];	/* by status, see status_idx() */
 } st = { .stats_fd = -1 };
 
@@ -109,7 +123,7 @@ static int status_idx(int status)
 static const struct bpfmem_opt opts[] = {
 	{ 'l', "listen", "ADDR:PORT", "address to listen on (default " DEFAULT_LISTEN "; IPv6 as\n"
 	  "[ADDR]:PORT); a non-loopback address only when given" },
-	{ 'i', "interval", "S", "reuse a collection for S seconds (default 0: collect\n"
+	{ 'i', "interval", "S", "reuse a collection for S seconds (default 5; 0: collect\n"
 	  "on every scrape)" },
 	{ 256, "bpf-stats", NULL, "count program run time and runs (BPF_ENABLE_STATS) while\n"
 	  "the exporter runs; without it they are exported only when\n"
@@ -120,8 +134,8 @@ static const struct bpfmem_opt opts[] = {
 /* the EXAMPLES of -h, which bpfmem-exporter(8) lists too (tests/unit/check-man.py) */
 static const struct bpfmem_example examples[] = {
 	{ "bpfmem exporter", "serve on 127.0.0.1:9731" },
-	{ "bpfmem exporter --listen '[::]:9731' --interval 5",
-	  "serve on every IPv6 address; scrapes within 5 s of a collection reuse it" },
+	{ "bpfmem exporter --listen '[::]:9731' --interval 0",
+	  "serve on every IPv6 address; every scrape collects afresh" },
 	{ "bpfmem exporter -l 192.0.2.10:9100 -v",
 	  "serve on one address, with libbpf's debug output" },
 	{ "bpfmem exporter --bpf-stats",
@@ -135,8 +149,16 @@ static int parse_opt(int key, const char *arg, void *ctx)
 	case 'l':
 		env.listen = arg;
 		return 0;
-	case 'i':
+	case 'i': {
+		char *end;
+
+		/* 0: every scrape collects */
+		if (strtod(arg, &end) == 0 && end != arg && !*end && arg[0] != '-') {
+			env.interval = 0;
+			return 0;
+		}
 		return bpfmem_parse_seconds(arg, &env.interval);
+	}
 	}
 	return -EINVAL;
 }
@@ -269,8 +291,10 @@ static void render_progs(struct bpfmem_prom *w)
 	}
 }
 
-static void render_self(struct bpfmem_prom *w)
+/* the exporter's own families, as of now: not shared (tools/lib/prom_text.c's end too) */
+static void render_self(struct bpfmem_buf *b, bool om)
 {
+	struct bpfmem_prom wr = { .b = b, .om = om }, *w = &wr;
 	int i;
 
 	bpfmem_prom_family(w, "bpfmem_prog_stats_enabled", "gauge", "1 while the kernel counts program run time and runs (by: exporter, --bpf-stats; sysctl, kernel.bpf_stats_enabled); 0: bpfmem_prog_run_time_seconds_total and bpfmem_prog_runs_total are left out.");
@@ -278,6 +302,8 @@ static void render_self(struct bpfmem_prom *w)
 			   st.sysctl_stats ? "sysctl" : "none", NULL);
 	bpfmem_prom_family(w, "bpfmem_exporter_scrape_duration_seconds", "gauge", "Time the last collection took.");
 	bpfmem_prom_sample(w, st.duration, NULL);
+	bpfmem_prom_family(w, "bpfmem_exporter_data_age_seconds", "gauge", "Time since the collection served here ended (up to --interval when it is reused).");
+	bpfmem_prom_sample(w, bpfmem_mono_s() - st.taken, NULL);
 	bpfmem_prom_family(w, "bpfmem_exporter_collections_total", "counter", "Collections of maps, memcgs, allocators and programs.");
 	bpfmem_prom_sample(w, st.collections, NULL);
 	bpfmem_prom_family(w, "bpfmem_exporter_read_errors_total", "counter", "Objects that could not be read and were left out of a collection, by kind.");
@@ -294,16 +320,21 @@ static void render_self(struct bpfmem_prom *w)
 		snprintf(code, sizeof(code), "%d", statuses[i]);
 		bpfmem_prom_sample(w, st.requests[i], "code", code, NULL);
 	}
-	bpfmem_prom_family(w, "bpfmem_exporter_connections_rejected_total", "counter", "Connections refused with 503 at the connection limit.");
+	bpfmem_prom_family(w, "bpfmem_exporter_connections_rejected_total", "counter", "Connections refused with 503 at the connection limit (all of them with a whole request).");
 	bpfmem_prom_sample(w, st.rejected, NULL);
+	bpfmem_prom_family(w, "bpfmem_exporter_connections_evicted_total", "counter", "Connections without a whole request closed (408) to make room for a new one at the connection limit.");
+	bpfmem_prom_sample(w, st.evicted, NULL);
 	bpfmem_prom_family(w, "bpfmem_exporter_request_timeouts_total", "counter", "Connections closed because the request or response did not complete in time.");
 	bpfmem_prom_sample(w, st.timeouts, NULL);
+	bpfmem_prom_end(w);
 }
 
-static void render(struct bpfmem_buf *body, bool om)
+/* what the collection says, the same for every scrape served from it */
+static void render_collection(struct bpfmem_buf *body, bool om)
 {
 	struct bpfmem_prom w = { .b = body, .om = om };
 
+	bpfmem_prom_build_info(&w);
 	if (st.maps_ok) {
 		bpfmem_prom_maps(&w, &st.maps);	/* the schema of maps --prometheus */
 	} else {
@@ -312,8 +343,6 @@ static void render(struct bpfmem_buf *body, bool om)
 	}
 	if (st.progs_ok)
 		render_progs(&w);
-	render_self(&w);
-	bpfmem_prom_end(&w);
 }
 
 /* ---- server (libevent: listener, buffered connections, timers, signals) ---- */
@@ -326,8 +355,69 @@ struct conn {
 	struct event *deadline;	/* the current state's time limit */
 	enum conn_state state;
 	bool om, head;		/* C_WAIT: what the request asked for */
-	struct conn *prev, *next;
+	struct conn *prev, *next;	/* newest first */
+	struct bpfmem_http_parser ps;	/* C_READ: how far the request was searched */
+	size_t rlen;
+	char rbuf[BPFMEM_HTTP_MAX_REQUEST];
 };
+
+/*
+ * The rendered collection, text and OpenMetrics, made once per collection and shared:
+ * every response to a scrape references it in its output buffer
+ * (evbuffer_add_reference), between its own headers and its own exporter families,
+ * so each connection holds a reference and its send offset, not a copy (12 MB at
+ * 10,000 maps). The loop thread alone touches the counts.
+ */
+struct shared_body {
+	int refs;
+	long long gen;		/* st.collections it renders */
+	struct bpfmem_buf b;
+};
+static struct shared_body *bodies[2];	/* [om]: the latest, or NULL */
+
+static void body_put(struct shared_body *sb)
+{
+	if (sb && !--sb->refs) {
+		bpfmem_buf_free(&sb->b);
+		free(sb);
+	}
+}
+
+/* evbuffer: a response's reference is sent, or its connection freed */
+static void body_unref(const void *data, size_t len, void *arg)
+{
+	body_put(arg);
+}
+
+static void bodies_drop(void)
+{
+	body_put(bodies[0]);
+	body_put(bodies[1]);
+	bodies[0] = bodies[1] = NULL;
+}
+
+/* the last collection rendered (none may be running), NULL without memory */
+static struct shared_body *body_get(bool om)
+{
+	struct shared_body *sb = bodies[om];
+
+	if (sb && sb->gen == st.collections)
+		return sb;
+	body_put(sb);
+	bodies[om] = NULL;
+	sb = calloc(1, sizeof(*sb));
+	if (!sb)
+		return NULL;
+	sb->refs = 1;	/* bodies[]' */
+	sb->gen = st.collections;
+	render_collection(&sb->b, om);
+	if (sb->b.oom || !sb->b.len) {
+		body_put(sb);
+		return NULL;
+	}
+	bodies[om] = sb;
+	return sb;
+}
 
 /*
  * The collection runs in a thread of its own, so that the loop keeps answering other
@@ -381,29 +471,58 @@ static void respond_error(struct bpfmem_buf *out, int status)
 			     status == 405 ? "Allow: GET, HEAD\r\n" : NULL);
 }
 
-/* the last collection, rendered (none may be running) */
-static void respond_metrics(struct bpfmem_buf *out, bool om, bool head)
-{
-	struct bpfmem_buf body = {};
+static bool send_response(struct conn *c, struct bpfmem_buf *out);
 
-	render(&body, om);
-	if (body.oom) {
-		respond_error(out, 500);
-	} else {
-		st.requests[0]++;
-		bpfmem_http_response(out, 200, om ? BPFMEM_OM_CTYPE : BPFMEM_PROM_CTYPE,
-				     body.p, body.len, head, NULL);
+/*
+ * 200 for /metrics from the last collection (none may be running): headers, the
+ * shared body, then @self, the exporter's own families (rendered for this response
+ * when NULL). false: @c is closed.
+ */
+static bool send_metrics(struct conn *c, bool om, bool head, const struct bpfmem_buf *self)
+{
+	struct evbuffer *out = bufferevent_get_output(c->bev);
+	struct shared_body *sb = body_get(om);
+	struct bpfmem_buf hdr = {}, own = {};
+	bool ok;
+
+	if (!self) {
+		render_self(&own, om);
+		self = &own;
 	}
-	bpfmem_buf_free(&body);
+	if (!sb || self->oom) {
+		bpfmem_buf_free(&own);
+		respond_error(&hdr, 500);
+		return send_response(c, &hdr);
+	}
+	st.requests[0]++;
+	bpfmem_http_response(&hdr, 200, om ? BPFMEM_OM_CTYPE : BPFMEM_PROM_CTYPE, NULL,
+			     sb->b.len + self->len, true, NULL);
+	ok = !hdr.oom && !evbuffer_add(out, hdr.p, hdr.len);
+	if (ok && !head) {
+		sb->refs++;
+		if (evbuffer_add_reference(out, sb->b.p, sb->b.len, body_unref, sb)) {
+			sb->refs--;	/* not added: no cleanup call */
+			ok = false;
+		} else {
+			ok = !evbuffer_add(out, self->p, self->len);
+		}
+	}
+	bpfmem_buf_free(&hdr);
+	bpfmem_buf_free(&own);
+	if (!ok) {
+		conn_close(c);	/* frees what was added, the reference too */
+		return false;
+	}
+	set_deadline(c, C_WRITE, WRITE_TIMEOUT_S);
+	return true;
 }
 
+/* / and errors; /metrics is send_metrics() */
 static void respond(struct bpfmem_buf *out, const struct bpfmem_http_req *req)
 {
 	bool head = req->method == BPFMEM_HTTP_HEAD;
 
-	if (!strcmp(req->path, "/metrics")) {
-		respond_metrics(out, req->openmetrics, head);
-	} else if (!strcmp(req->path, "/")) {
+	if (!strcmp(req->path, "/")) {
 		static const char index_line[] =
 			"bpfmem exporter " BPFMEM_VERSION ": BPF map memory, allocator caches and program cost at /metrics\n";
 
@@ -447,7 +566,7 @@ static bool metrics_ready(struct conn *c, const struct bpfmem_http_req *req)
 		return true;
 	if (!col.running) {
 		if (pthread_create(&col.th, NULL, collect_thread, NULL)) {
-			collect();	/* no thread: in the loop, as before */
+			collect();	/* no thread: in the loop */
 			return true;
 		}
 		col.running = true;
@@ -459,9 +578,15 @@ static bool metrics_ready(struct conn *c, const struct bpfmem_http_req *req)
 	return false;
 }
 
-/* the collection thread is done: answer every request that waited for it */
+/*
+ * The collection thread is done: answer every request that waited for it, all with
+ * the same body, the exporter's own families included (rendered once per format,
+ * before any of them is counted): the batch's responses are byte for byte the same.
+ */
 static void on_collected(evutil_socket_t fd, short what, void *arg)
 {
+	struct bpfmem_buf self[2] = {};
+	bool have[2] = {};
 	struct conn *c, *next;
 	char b;
 
@@ -469,41 +594,59 @@ static void on_collected(evutil_socket_t fd, short what, void *arg)
 		;
 	pthread_join(col.th, NULL);
 	col.running = false;
+	for (c = conns; c; c = c->next)
+		if (c->state == C_WAIT && !have[c->om]) {
+			render_self(&self[c->om], c->om);
+			have[c->om] = true;
+		}
 	for (c = conns; c; c = next) {
-		struct bpfmem_buf out = {};
-
-		next = c->next;
-		if (c->state != C_WAIT)
-			continue;
-		respond_metrics(&out, c->om, c->head);
-		send_response(c, &out);
+		next = c->next;	/* send_metrics() may close c */
+		if (c->state == C_WAIT)
+			send_metrics(c, c->om, c->head, &self[c->om]);
 	}
+	bpfmem_buf_free(&self[0]);
+	bpfmem_buf_free(&self[1]);
+	if (!env.interval)	/* no scrape will reuse it: the responses hold it */
+		bodies_drop();
 }
 
-/* READ: parse what came so far; a whole request (or a bad one) is answered */
+/*
+ * READ: what came is appended to the connection's request buffer and the parser goes
+ * on where it stopped (each byte searched once, whatever the size of the reads); a
+ * whole request (or a bad one) is answered
+ */
 static void on_read(struct bufferevent *bev, void *arg)
 {
 	struct evbuffer *in = bufferevent_get_input(bev);
 	struct conn *c = arg;
 	struct bpfmem_http_req req;
 	struct bpfmem_buf out = {};
-	size_t len = evbuffer_get_length(in);
-	int ret;
+	int ret, n;
 
 	if (c->state != C_READ) {	/* bytes after the request: dropped */
-		evbuffer_drain(in, len);
+		evbuffer_drain(in, evbuffer_get_length(in));
 		return;
 	}
-	ret = bpfmem_http_parse((const char *)evbuffer_pullup(in, -1), len, &req);
+	n = evbuffer_remove(in, c->rbuf + c->rlen, sizeof(c->rbuf) - c->rlen);
+	if (n > 0)
+		c->rlen += n;
+	/* beyond BPFMEM_HTTP_MAX_REQUEST: dropped, the parser answers 431 or 414 */
+	evbuffer_drain(in, evbuffer_get_length(in));
+	ret = bpfmem_http_parse_more(&c->ps, c->rbuf, c->rlen, &req);
 	if (ret == -EAGAIN)
-		return;	/* the read watermark stops at BPFMEM_HTTP_MAX_REQUEST: 431 */
-	evbuffer_drain(in, len);
-	if (ret)
-		respond_error(&out, ret);
-	else if (!strcmp(req.path, "/metrics") && !metrics_ready(c, &req))
 		return;
-	else
+	if (ret) {
+		respond_error(&out, ret);
+	} else if (!strcmp(req.path, "/metrics")) {
+		if (metrics_ready(c, &req)) {
+			send_metrics(c, req.openmetrics, req.method == BPFMEM_HTTP_HEAD, NULL);
+			if (!env.interval)
+				bodies_drop();
+		}
+		return;
+	} else {
 		respond(&out, &req);
+	}
 	send_response(c, &out);
 }
 
@@ -533,25 +676,51 @@ static void on_event(struct bufferevent *bev, short what, void *arg)
 	conn_close(c);
 }
 
+/* a connection without a whole request: 408, best effort, and it is gone */
+static void drop_unfinished(struct conn *c)
+{
+	struct bpfmem_buf b = {};
+
+	st.requests[status_idx(408)]++;
+	bpfmem_http_response(&b, 408, "text/plain; charset=utf-8",
+			     "408 Request Timeout\n", 20, false, NULL);
+	if (!b.oom)
+		send(bufferevent_getfd(c->bev), b.p, b.len, MSG_NOSIGNAL | MSG_DONTWAIT);
+	bpfmem_buf_free(&b);
+	conn_close(c);
+}
+
 static void on_deadline(evutil_socket_t fd, short what, void *arg)
 {
 	struct conn *c = arg;
 
-	if (c->state == C_READ) {
-		/* slow client: 408, best effort, and it is gone */
-		struct bpfmem_buf b = {};
-
+	if (c->state == C_READ) {	/* slow client */
 		st.timeouts++;
-		st.requests[status_idx(408)]++;
-		bpfmem_http_response(&b, 408, "text/plain; charset=utf-8",
-				     "408 Request Timeout\n", 20, false, NULL);
-		if (!b.oom)
-			send(bufferevent_getfd(c->bev), b.p, b.len, MSG_NOSIGNAL | MSG_DONTWAIT);
-		bpfmem_buf_free(&b);
-	} else if (c->state == C_WRITE) {
-		st.timeouts++;
+		drop_unfinished(c);
+		return;
 	}
+	if (c->state == C_WRITE)
+		st.timeouts++;
 	conn_close(c);
+}
+
+/*
+ * At the connection limit: the oldest connection that has not sent a whole request
+ * makes room (408), so that idle or slow clients cannot keep scrapes out until their
+ * READ_TIMEOUT_S ends; false when all have a request (waiting, being answered).
+ */
+static bool evict_unfinished(void)
+{
+	struct conn *c, *oldest = NULL;
+
+	for (c = conns; c; c = c->next)	/* newest first */
+		if (c->state == C_READ)
+			oldest = c;
+	if (!oldest)
+		return false;
+	st.evicted++;
+	drop_unfinished(oldest);
+	return true;
 }
 
 static void on_accept(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
@@ -559,6 +728,8 @@ static void on_accept(struct evconnlistener *l, evutil_socket_t fd, struct socka
 {
 	struct conn *c = NULL;
 
+	if (n_conns >= MAX_CONNS)
+		evict_unfinished();
 	if (n_conns < MAX_CONNS && (c = calloc(1, sizeof(*c)))) {
 		c->bev = bufferevent_socket_new(base, fd, BEV_OPT_CLOSE_ON_FREE);
 		c->deadline = evtimer_new(base, on_deadline, c);
@@ -578,8 +749,6 @@ static void on_accept(struct evconnlistener *l, evutil_socket_t fd, struct socka
 		conns = c;
 		n_conns++;
 		bufferevent_setcb(c->bev, on_read, on_written, on_event, c);
-		/* at most a whole request buffered: more is a 431 */
-		bufferevent_setwatermark(c->bev, EV_READ, 0, BPFMEM_HTTP_MAX_REQUEST);
 		bufferevent_enable(c->bev, EV_READ | EV_WRITE);
 		set_deadline(c, C_READ, READ_TIMEOUT_S);
 		return;
@@ -687,6 +856,7 @@ out:
 		pthread_join(col.th, NULL);
 	while (conns)
 		conn_close(conns);
+	bodies_drop();
 	if (col.done)
 		event_free(col.done);
 	close(col.pipe[0]);

@@ -115,8 +115,8 @@ static const struct bpfmem_example examples[] = {
 	{ "bpfmem maps -s cached -i 5", "most allocator-cached bytes first, every 5 seconds" },
 	{ "bpfmem maps --name flows -i 1 -n 10", "the maps named flows, every second, 10 times" },
 	{ "bpfmem maps -p $(pidof -s syscount) -j", "the maps one process holds, as JSON" },
-	{ "bpfmem maps --prometheus > /var/lib/prometheus/node-exporter/bpfmem.prom",
-	  "one snapshot for node-exporter's textfile collector" },
+	{ "bpfmem maps --prometheus > bpfmem.prom.tmp && mv bpfmem.prom.tmp bpfmem.prom",
+	  "a snapshot for node-exporter's textfile collector, replaced whole" },
 	{},
 };
 
@@ -426,6 +426,7 @@ static int print_prom(const struct bpfmem_maps_sample *s)
 	struct bpfmem_prom w = { .b = &b };
 	int err = 0;
 
+	bpfmem_prom_build_info(&w);
 	bpfmem_prom_maps(&w, s);
 	bpfmem_prom_end(&w);
 	if (b.oom)

@@ -159,7 +159,7 @@ ok $? "Prometheus memlock sample of mh_hash_dyn is $ml (labels id, name, type, m
 grep -q "^bpfmem_map_info{id=\"$id\",name=\"mh_hash_dyn\",type=\"hash\",mode=\"dynamic\",memcg=\"/bpfmem-mh\",memcg_source=\"objcg\",owner=\"maps-holder\",owner_pids=\"$hpid\"} 1\$" /tmp/prom.txt
 ok $? "Prometheus bpfmem_map_info of mh_hash_dyn: memcg, its source and the owner"
 # the exporter writes the same schema (tools/collect/prom_schema.c): same families, same labels
-bpfmem exporter --listen 127.0.0.1:9741 2>/tmp/exp.err &
+bpfmem exporter --listen 127.0.0.1:9741 --interval 0 2>/tmp/exp.err &
 epid=$!
 wait_for 'listening on' /tmp/exp.err $epid
 timeout 20 wget -q -O /tmp/exp.txt http://127.0.0.1:9741/metrics

@@ -52,7 +52,7 @@ for n in "$@"; do
 	[ "$(grep -c '^map ' /tmp/ms.txt)" = $n ]; ok $? "mapscale printed $n map lines"
 	echo "# memory: $(awk '/MemAvailable/ { print $2 / 1024 " MiB available" }' /proc/meminfo)"
 
-	bpfmem exporter -l 127.0.0.1:$PORT >/dev/null 2>/tmp/exp.err &
+	bpfmem exporter -l 127.0.0.1:$PORT --interval 0 >/dev/null 2>/tmp/exp.err &
 	epid=$!
 	wait_for 'listening on' /tmp/exp.err $epid; ok $? "exporter listens on $PORT"
 	# one scrape first (page cache, the exporter's first collection), not counted

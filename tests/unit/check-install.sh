@@ -4,9 +4,12 @@
 # What `meson install` puts on a machine (TAP): the tree of `meson install --destdir`
 # into a temporary directory holds exactly bpfmem in sbin (when this build has it: the
 # unit-only build has no CLI), one page per command in man8, the
-# exporter's systemd unit and the bash completion (which bash can source); each page renders with `man -l` without a warning; the unit
-# passes `systemd-analyze verify` (with ExecStart pointed at the installed binary) and
-# names that binary; the installed bpfmem prints the meson version.
+# exporter's systemd unit, the textfile collector's service and timer and the bash
+# completion (which bash can source); each page renders with `man -l` without a
+# warning; the units pass `systemd-analyze verify` (with ExecStart pointed at the
+# installed binary) and name that binary, the exporter's sets its limits and rates an
+# exposure of 2.5 at most by `systemd-analyze security`; the textfile service's command
+# replaces its file whole or not at all; the installed bpfmem prints the meson version.
 #
 #   tests/unit/check-install.sh BUILDDIR VERSION SBINDIR MAN8DIR UNITDIR COMPLETIONSDIR \
 #       bpfmem|'' SUBCOMMAND...
@@ -36,12 +39,13 @@ root=$d/root
 expect=()
 [ -n "$want_cli" ] && expect+=("$sbindir/bpfmem")
 for p in "${pages[@]}"; do expect+=("$man8/$p.8"); done
-expect+=("$unitdir/bpfmem-exporter.service")
+expect+=("$unitdir/bpfmem-exporter.service" "$unitdir/bpfmem-textfile.service"
+	 "$unitdir/bpfmem-textfile.timer")
 expect+=("$compdir/bpfmem")
 got=$(cd "$root" && find . -type f -o -type l | sed 's|^\.||' | sort)
 want=$(printf '%s\n' "${expect[@]}" | sort)
 [ "$got" = "$want" ]
-ok $? "installed files: exactly ${#expect[@]} (${want_cli:+bpfmem, }${#pages[@]} pages, the unit, the completion)" \
+ok $? "installed files: exactly ${#expect[@]} (${want_cli:+bpfmem, }${#pages[@]} pages, the units, the completion)" \
 	"$(diff <(echo "$want") <(echo "$got"))"
 
 if [ -n "$want_cli" ]; then
@@ -100,9 +104,47 @@ if [ -f "$unit" ]; then
 	err=$(MANPATH=$root${man8%/man8} systemd-analyze verify "$d/unit/bpfmem-exporter.service" 2>&1)
 	[ $? = 0 ] && [ -z "$err" ]
 	ok $? "systemd-analyze verify bpfmem-exporter.service" "$err"
+	# resource limits (their values and reasons are in the unit), and the hardening
+	# systemd rates: an exposure of 2.5 at most (the unit has 2.3; 10 is none)
+	for k in MemoryMax=256M CPUQuota=50% TasksMax=4 ProtectProc=invisible; do
+		grep -qx "$k" "$unit"
+		ok $? "the unit sets $k"
+	done
+	err=$(systemd-analyze security --offline=yes --threshold=25 \
+		"$d/unit/bpfmem-exporter.service" 2>&1)
+	rc=$?
+	level=$(printf '%s\n' "$err" | sed -n 's/.*Overall exposure level for [^:]*: \([0-9.]*\).*/\1/p')
+	[ $rc = 0 ] && [ -n "$level" ]
+	ok $? "systemd-analyze security: exposure ${level:-?}, at most 2.5" "$(printf '%s\n' "$err" | grep '✗')"
 else
 	ok 1 "the unit is installed in $unitdir"
 fi
+
+# the textfile collector: both units verify; its command, run by sh as systemd would
+# (with $$ as $), puts the output of `bpfmem maps --prometheus` (a stand-in here) in
+# TEXTFILE_DIR/bpfmem.prom whole, and leaves the last file alone when bpfmem fails
+tf=$root$unitdir/bpfmem-textfile.service
+grep -q "^ExecStart=/bin/sh -c '$sbindir/bpfmem maps --prometheus >" "$tf"
+ok $? "the textfile service runs $sbindir/bpfmem maps --prometheus"
+sed "s|^ExecStart=/bin/sh -c '$sbindir/bpfmem |ExecStart=/bin/sh -c '$d/bpfmem-tf |" "$tf" \
+	>"$d/unit/bpfmem-textfile.service"
+cp "$root$unitdir/bpfmem-textfile.timer" "$d/unit/"
+err=$(cd "$d/unit" && MANPATH=$root${man8%/man8} systemd-analyze verify \
+	bpfmem-textfile.service bpfmem-textfile.timer 2>&1)
+[ $? = 0 ] && [ -z "$err" ]
+ok $? "systemd-analyze verify bpfmem-textfile.service and .timer" "$err"
+cmd=$(sed -n "s/^ExecStart=\/bin\/sh -c '\(.*\)'\$/\1/p" "$d/unit/bpfmem-textfile.service" |
+	sed 's/\$\$/$/g')
+mkdir -p "$d/tf"
+printf '#!/bin/sh\n[ "$*" = "maps --prometheus" ] || exit 2\n[ -e %s/fail ] && { echo partial; exit 1; }\necho "bpfmem_build_info{version=\\"$$\\"} 1"\n' \
+	"$d" >"$d/bpfmem-tf"
+chmod +x "$d/bpfmem-tf"
+TEXTFILE_DIR=$d/tf sh -c "$cmd" && first=$(cat "$d/tf/bpfmem.prom") &&
+	[ "$(ls "$d/tf")" = bpfmem.prom ] && [ -n "$first" ]
+ok $? "the textfile command writes bpfmem.prom, nothing else left ($(ls "$d/tf" | tr '\n' ' '))"
+touch "$d/fail"
+! TEXTFILE_DIR=$d/tf sh -c "$cmd" && [ "$(cat "$d/tf/bpfmem.prom")" = "$first" ]
+ok $? "bpfmem failing: the command fails, bpfmem.prom is still the last whole one"
 
 echo "1..$n"
 [ "$fails" = 0 ]

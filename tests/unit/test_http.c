@@ -8,16 +8,96 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "http.h"
 #include "prom_text.h"
 #include "tap.h"
 
 static struct bpfmem_http_req req;
+static int parsed, disagree;
 
+/* the request fed one byte at a time to the incremental parser, as 1-byte reads */
+static int parse_bytewise(const char *s, size_t len, struct bpfmem_http_req *r,
+			  struct bpfmem_http_parser *ps)
+{
+	size_t i;
+	int ret = -EAGAIN;
+
+	memset(ps, 0, sizeof(*ps));
+	for (i = 1; i <= len && ret == -EAGAIN; i++)
+		ret = bpfmem_http_parse_more(ps, s, i, r);
+	return ret;
+}
+
+/* parsed whole, and byte by byte: both must agree (counted in disagree) */
 static int parse(const char *s)
 {
-	return bpfmem_http_parse(s, strlen(s), &req);
+	struct bpfmem_http_parser ps;
+	struct bpfmem_http_req r;
+	size_t len = strlen(s);
+	int ret = bpfmem_http_parse(s, len, &req);
+
+	parsed++;
+	if (parse_bytewise(s, len, &r, &ps) != ret ||
+	    (!ret && (r.method != req.method || strcmp(r.path, req.path) ||
+		      r.openmetrics != req.openmetrics))) {
+		printf("# byte by byte differs: %.40s\n", s);
+		disagree++;
+	}
+	return ret;
+}
+
+static double cpu_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * A request of 8191 bytes (no end of headers yet) in 8191 one-byte reads: the
+ * incremental parser looks at each byte once; parsing the whole buffer on every read
+ * (what the exporter did) looks at n^2/2 of them.
+ */
+static void test_incremental(void)
+{
+	static char big[BPFMEM_HTTP_MAX_REQUEST];
+	struct bpfmem_http_parser ps = {};
+	size_t len, i, reads = BPFMEM_HTTP_MAX_REQUEST - 1;
+	double t0, t_inc, t_whole;
+	int ret = -EAGAIN;
+	char desc[160];
+
+	len = snprintf(big, sizeof(big), "GET /metrics HTTP/1.1\r\nHost: x\r\n");
+	for (i = len; i + 7 <= sizeof(big); i += 7)	/* short header lines */
+		memcpy(big + i, "X: ab\r\n", 7);
+	memset(big + i, 'a', sizeof(big) - i);
+	t0 = cpu_s();
+	for (i = 1; i <= reads && ret == -EAGAIN; i++)
+		ret = bpfmem_http_parse_more(&ps, big, i, &req);
+	t_inc = cpu_s() - t0;
+	snprintf(desc, sizeof(desc), "%zu one-byte reads: -EAGAIN throughout, %zu bytes "
+		 "searched (each once)", reads, ps.steps);
+	CHECK(ret == -EAGAIN && ps.steps == reads, desc);
+	CHECK(bpfmem_http_parse_more(&ps, big, reads + 1, &req) == 431 && ps.steps == reads + 1,
+	      "the 8192nd byte: 431, one more byte searched");
+	t0 = cpu_s();
+	for (i = 1; i <= reads; i++)
+		bpfmem_http_parse(big, i, &req);
+	t_whole = cpu_s() - t0;
+	printf("# CPU of %zu one-byte reads: %.2f ms incremental, %.2f ms parsing the whole "
+	       "buffer each time\n", reads, t_inc * 1e3, t_whole * 1e3);
+
+	memset(&ps, 0, sizeof(ps));
+	len = snprintf(big, sizeof(big), "GET /metrics HTTP/1.1\r\nHost: x\r\nAccept: "
+		       "application/openmetrics-text\r\n\r\n");
+	CHECK(parse_bytewise(big, len, &req, &ps) == 0 && req.openmetrics &&
+	      ps.steps == len, "a whole request byte by byte: parsed once complete, each byte "
+	      "searched once");
+	CHECK(disagree == 0, "every request of the parser tests: byte by byte as parsed whole");
+	printf("# %d requests parsed whole and byte by byte\n", parsed);
 }
 
 #define H11 " HTTP/1.1\r\nHost: x\r\n"
@@ -201,6 +281,7 @@ static void test_big_values(void)
 int main(void)
 {
 	test_parser();
+	test_incremental();
 	test_writer();
 	test_big_values();
 	printf("1..%d\n", n);

@@ -20,6 +20,8 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include <bpf/libbpf.h>
+
 #include "libbpfmem.h"
 #include "prom_schema.h"
 #include "tap.h"
@@ -121,6 +123,7 @@ static char *render(const struct bpfmem_maps_sample *s, bool om)
 	struct bpfmem_buf b = {};
 	struct bpfmem_prom w = { .b = &b, .om = om };
 
+	bpfmem_prom_build_info(&w);	/* as maps --prometheus and the exporter */
 	bpfmem_prom_maps(&w, s);
 	bpfmem_prom_end(&w);
 	return b.oom ? NULL : b.p;
@@ -237,6 +240,17 @@ static void test_schema(void)
 	      strstr(lines, "{id=\"8\",name=\"mh_hash_pre\",type=\"hash\",mode=\"prealloc\",memcg=\"\",memcg_source=\"\""),
 	      "bpfmem_map_info: one series per map, value 1, memcg and its source (or empty)");
 	CHECK(strstr(text, "\n# TYPE bpfmem_map_info gauge\n"), "text format: the info family is a gauge");
+	{
+		char want[128];
+		const char *lv = libbpf_version_string();
+
+		snprintf(want, sizeof(want), "# TYPE bpfmem_build_info gauge\n"
+			 "bpfmem_build_info{version=\"%s\",libbpf=\"%d.%d\"} 1\n",
+			 BPFMEM_PROJECT_VERSION, LIBBPF_MAJOR_VERSION, LIBBPF_MINOR_VERSION);
+		CHECK(strstr(text, want) && BPFMEM_PROJECT_VERSION[0] >= '0' &&
+		      BPFMEM_PROJECT_VERSION[0] <= '9' && lv[0] == 'v',
+		      "bpfmem_build_info: meson's project version, libbpf's MAJOR.MINOR");
+	}
 	CHECK(strstr(text, "\nbpfmem_map_memlock_bytes{id=\"7\",name=\"mh_hash_dyn\",type=\"hash\",mode=\"dynamic\"} 41408\n"),
 	      "memlock of map 7");
 	CHECK(strstr(text, "\nbpfmem_map_utilisation_ratio{id=\"7\",name=\"mh_hash_dyn\",type=\"hash\",mode=\"dynamic\"} 0.3\n"),

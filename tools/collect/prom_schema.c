@@ -5,6 +5,9 @@
  * 1.0 through the same struct bpfmem_prom of tools/lib/prom_text.c). It needs no BPF:
  * tests/unit/test_prom.c builds it into the host unit test:
  *
+ *   bpfmem_build_info{version,libbpf} 1     the version of bpfmem (meson's project
+ *                                           version) and of the libbpf linked in
+ *                                           (bpfmem_prom_build_info(), written first)
  *   bpfmem_series_present                   1 if the kernel carries the bpfmem series
  *   bpfmem_maps_listed, bpfmem_maps_memlock_bytes     maps listed, their memlock sum
  *   bpfmem_map_info{id,name,type,mode,memcg,memcg_source,owner,owner_pids} 1
@@ -34,8 +37,19 @@
 #include <stdio.h>
 #include <string.h>
 
+#include <bpf/libbpf.h>
+
 #include "bpfobj.h"
 #include "prom_schema.h"
+
+void bpfmem_prom_build_info(struct bpfmem_prom *w)
+{
+	const char *lv = libbpf_version_string();	/* "v1.1" */
+
+	bpfmem_prom_family(w, "bpfmem_build_info", "info", "bpfmem's version and the libbpf it was built with.");
+	bpfmem_prom_sample(w, 1, "version", BPFMEM_PROJECT_VERSION, "libbpf",
+			   lv[0] == 'v' ? lv + 1 : lv, NULL);
+}
 
 static void map_labels_id(const struct bpfmem_map_row *r, char *id, size_t len)
 {

@@ -10,6 +10,8 @@
 #include "prom_text.h"
 #include "map_sample.h"
 
+/* bpfmem_build_info{version,libbpf} 1: this build's version and the libbpf it links */
+void bpfmem_prom_build_info(struct bpfmem_prom *w);
 /* every family of the sample: series, map totals, per-map, memcg, allocator */
 void bpfmem_prom_maps(struct bpfmem_prom *w, const struct bpfmem_maps_sample *s);
 

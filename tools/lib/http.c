@@ -72,19 +72,40 @@ static const char *line_end(const char *s, const char *end)
 
 int bpfmem_http_parse(const char *buf, size_t len, struct bpfmem_http_req *req)
 {
+	struct bpfmem_http_parser ps = {};
+
+	return bpfmem_http_parse_more(&ps, buf, len, req);
+}
+
+int bpfmem_http_parse_more(struct bpfmem_http_parser *ps, const char *buf, size_t len,
+			   struct bpfmem_http_req *req)
+{
 	const char *end = buf + len, *p, *le, *sp1, *sp2, *head_end = NULL;
 	char accept[1024] = "";
 	int hosts = 0, minor, err;
 	size_t i;
 
 	memset(req, 0, sizeof(*req));
-	/* complete once an empty line (CRLF or bare LF) ends the headers */
-	for (p = buf; p < end && (le = line_end(p, end)); p = le + 1) {
-		if (le == p || (le == p + 1 && *p == '\r')) {
+	/* complete once an empty line (CRLF or bare LF) ends the headers; the bytes
+	 * searched by earlier calls are not searched again
+	 */
+	if (ps->scanned > len)
+		ps->scanned = ps->line = 0;	/* not the same buffer: start over */
+	for (p = buf + ps->scanned; p < end; ) {
+		le = line_end(p, end);
+		ps->steps += (le ? le + 1 : end) - p;
+		if (!le) {
+			p = end;
+			break;
+		}
+		if (le == buf + ps->line || (le == buf + ps->line + 1 && buf[ps->line] == '\r')) {
 			head_end = le + 1;
 			break;
 		}
+		p = le + 1;
+		ps->line = p - buf;
 	}
+	ps->scanned = p - buf;
 	if (!head_end) {
 		if (len < BPFMEM_HTTP_MAX_REQUEST)
 			return -EAGAIN;

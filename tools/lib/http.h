@@ -22,6 +22,17 @@ struct bpfmem_http_req {
 };
 
 /*
+ * Where the search for the end of the headers stopped, so that a request arriving in
+ * many reads is scanned once (O(n) in all, not O(n^2)): zero it for a new request and
+ * pass it, with the whole buffer so far, to every bpfmem_http_parse_more() call.
+ */
+struct bpfmem_http_parser {
+	size_t scanned;		/* bytes of the buffer searched for the empty line */
+	size_t line;		/* start of the line the search is in */
+	size_t steps;		/* bytes looked at by the search, in all (tests) */
+};
+
+/*
  * Parses the request at @buf (@len bytes received so far, no NUL needed).
  * Returns 0 when the request line and all headers are in and valid, -EAGAIN when more
  * bytes are needed, or the HTTP status to answer with: 400 (malformed: request line,
@@ -30,6 +41,11 @@ struct bpfmem_http_req {
  * too long), 431 (request not complete within BPFMEM_HTTP_MAX_REQUEST bytes), 505.
  */
 int bpfmem_http_parse(const char *buf, size_t len, struct bpfmem_http_req *req);
+/* The same, for a buffer that grows between calls (bytes appended only): the search
+ * goes on where @ps left it, and the request is parsed once, when it is complete.
+ */
+int bpfmem_http_parse_more(struct bpfmem_http_parser *ps, const char *buf, size_t len,
+			   struct bpfmem_http_req *req);
 /* Accept header value: true if application/openmetrics-text has a q > 0 at least as
  * high as text/plain's (and any wildcard's).
  */
