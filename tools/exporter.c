@@ -37,8 +37,11 @@
  * per-map series labelled only by what a map keeps for its life, its memcg and owners
  * in bpfmem_map_info), plus bpfmem_prog_* and bpfmem_exporter_*.
  *
- * Privilege: CAP_SYS_ADMIN (maps and programs by id, BPF_ENABLE_STATS), not uid 0.
- * Without vmlinux BTF (no map iterator) a one-line note, then the fallback of maps.
+ * Privilege: CAP_SYS_ADMIN (maps and programs by id, BPF_ENABLE_STATS), not uid 0;
+ * the iterators (maps, owners) CAP_BPF and CAP_PERFMON: the owners of maps and
+ * programs need no ptrace access to their holders (the unit's three capabilities see
+ * every holder). Without vmlinux BTF (no iterators) a one-line note, then the
+ * fallbacks of maps (owners from /proc/PID/fd: the holders it may ptrace).
  *
  * Cardinality: per-map, per-memcg, per-program and per-allocator series exist only
  * for the objects present at the scrape; label values are bounded strings (map and
@@ -241,6 +244,8 @@ static void collect(void)
 	st.err_listing += st.maps.err_listing;
 	st.progs.errs = 0;
 	st.sysctl_stats = sysctl_stats_enabled();
+	/* the owners of programs from the table the map sample just read */
+	st.progs.owners = st.progs.owners_scanned = true;
 	st.progs_ok = bpfmem_progs_sample(&st.progs) == 0;
 	st.err_progs += st.progs.errs;
 	st.err_collect += !st.maps_ok + !st.progs_ok;
@@ -277,6 +282,16 @@ static void render_progs(struct bpfmem_prom *w)
 			bpfmem_prom_sample(w, v, "id", id, "name", r->info.name, "type",
 					   type ? type : "unknown", NULL);
 		}
+	}
+	bpfmem_prom_family(w, "bpfmem_prog_owner_processes", "gauge", "Processes holding a file descriptor of the program.");
+	for (i = 0; i < st.progs.n; i++) {
+		const struct bpfmem_prog_row *r = &st.progs.rows[i];
+		const char *type = libbpf_bpf_prog_type_str(r->info.type);
+		char id[16];
+
+		snprintf(id, sizeof(id), "%u", r->info.id);
+		bpfmem_prom_sample(w, r->n_owners, "id", id, "name", r->info.name, "type",
+				   type ? type : "unknown", NULL);
 	}
 	bpfmem_prom_family(w, "bpfmem_prog_map_info", "gauge", "1 for each map a program uses.");
 	for (i = 0; i < st.progs.n; i++) {

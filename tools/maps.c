@@ -12,7 +12,8 @@
  * /proc/self/fdinfo of that fd (memlock; series: elements, alloc_* lines); a
  * bpf_map iterator (bpf/maps.bpf.c) for the element count the kernel keeps for
  * hash maps (bpf_map_sum_elem_count(), exact, O(CPUs)) and map->objcg's cgroup;
- * /proc/PID/fd + fdinfo for owners; /sys/fs/cgroup for memcg figures;
+ * a task_file iterator (bpf/owners.bpf.c) for owners, else /proc/PID/fd + fdinfo;
+ * /sys/fs/cgroup for memcg figures;
  * /sys/kernel/debug/bpf/mem_alloc for allocators no map owns (series).
  *
  * Live elements, in order of preference ("elements_source"):
@@ -24,7 +25,7 @@
  *   n/a      anything else (null in JSON)
  *
  * JSON (-j): one object per line and interval:
- * {"time":UNIX_SECONDS,"series":BOOL,
+ * {"time":UNIX_SECONDS,"series":BOOL,"owners_source":"iterator"|"proc",
  *  "maps":[{"id":N,"name":S,"type":S,"type_id":N,"mode":"prealloc"|"dynamic"|
  *           "forced-dynamic"|"prealloc-kept","flags":N,"key_size":N,"value_size":N,
  *           "max_entries":N,
@@ -47,7 +48,10 @@
  * meanwhile, and then absent from "memcgs"), or, without the iterator, the first
  * owner's cgroup (memcg_source "owner"). Strings are valid UTF-8: bytes of a name
  * or comm that are not are written as \u00XX.
- * "owners[].cgroup" is each holder's own cgroup (/proc/PID/cgroup), which may differ.
+ * "owners[].cgroup" is each holder's own cgroup (/proc/PID/cgroup, else the cgroup id
+ * the owners' iterator read), which may differ. "owners_source": "iterator" (a
+ * task_file iterator: every holder), "proc" (/proc/PID/fd: without vmlinux BTF or
+ * when BPFMEM_OWNERS=proc; only the holders this process may ptrace).
  *
  * Prometheus (--prometheus): text exposition format 0.0.4 for a node-exporter
  * textfile collector, the schema of `bpfmem exporter` (tools/collect/prom_schema.c): per-map
@@ -56,8 +60,8 @@
  * bpfmem_alloc_* per (owner, map_id); bpfmem_series_present.
  *
  * Privilege: CAP_SYS_ADMIN (listing maps by id), not uid 0. Without vmlinux BTF the
- * iterator cannot load: a one-line note, then elements by key iteration and the memcg
- * from the owners (memcg_source "owner"). On a kernel that charges maps to no memcg
+ * iterators cannot load: a one-line note, then elements by key iteration, the memcg
+ * from the owners (memcg_source "owner") and the owners from /proc/PID/fd. On a kernel that charges maps to no memcg
  * (no map->objcg: SLOB, !CONFIG_MEMCG_KMEM) "memcg" is null.
  */
 #define _GNU_SOURCE
@@ -94,13 +98,14 @@ static const struct bpfmem_opt opts[] = {
 	{ 's', "sort", "KEY", "id (default), name, type, memlock, elements, cached, pending,\n"
 	  "max_entries (numbers sort largest first)" },
 	{ 'j', "json", NULL, "JSON, one object per interval (schema at the top of\n"
-	  "tools/maps.c): {time,series,maps:[{id,name,type,type_id,mode,\n"
-	  "flags,key_size,value_size,max_entries,elements,elements_source,\n"
-	  "memlock,cached_bytes,pending_bytes,cached_objs,pending_objs,\n"
-	  "alloc_failures,owners:[{pid,comm,cgroup}],memcg,memcg_source}],\n"
-	  "memcgs:[{path,memory_current,kernel,percpu,slab_unreclaimable,\n"
-	  "vmalloc}],totals:{maps,memlock,elements,cached_bytes,\n"
-	  "pending_bytes},allocators:{...}|null}; bytes; null = n/a",
+	  "tools/maps.c): {time,series,owners_source,maps:[{id,name,type,\n"
+	  "type_id,mode,flags,key_size,value_size,max_entries,elements,\n"
+	  "elements_source,memlock,cached_bytes,pending_bytes,cached_objs,\n"
+	  "pending_objs,alloc_failures,owners:[{pid,comm,cgroup}],memcg,\n"
+	  "memcg_source}],memcgs:[{path,memory_current,kernel,percpu,\n"
+	  "slab_unreclaimable,vmalloc}],totals:{maps,memlock,elements,\n"
+	  "cached_bytes,pending_bytes},allocators:{...}|null}; bytes;\n"
+	  "null = n/a",
 	  .flag = &env.json },
 	{ OPT_PROM, "prometheus", NULL, "Prometheus text exposition format (node-exporter textfile)",
 	  .flag = &env.prom },
@@ -238,7 +243,6 @@ static void print_text(const struct bpfmem_maps_sample *s)
 {
 	struct totals t;
 	size_t i;
-	int k;
 
 	sum(s, &t);
 	if (env.loop.interval) {
@@ -253,16 +257,11 @@ static void print_text(const struct bpfmem_maps_sample *s)
 	       "MEMLOCK", "CACHED", "PENDING", "OWNERS", "MEMCG");
 	for (i = 0; i < s->n; i++) {
 		const struct bpfmem_map_row *r = &s->rows[i];
-		char own[64] = "-", comm[BPFMEM_TEXT_SAFE_LEN(sizeof(r->owners[0].comm))];
-		char name[BPFMEM_TEXT_SAFE_LEN(sizeof(r->info.name))];
+		char own[64], name[BPFMEM_TEXT_SAFE_LEN(sizeof(r->info.name))];
 		char memcg[BPFMEM_TEXT_SAFE_LEN(sizeof(r->memcg))];
-		int off = 0;
 
 		/* names from processes and cgroups: \xNN for what a terminal acts on */
-		for (k = 0; k < r->n_owners && off < (int)sizeof(own) - 1; k++)
-			off += snprintf(own + off, sizeof(own) - off, "%s%d(%s)", k ? "," : "",
-					r->owners[k].pid,
-					bpfmem_text_safe(comm, sizeof(comm), r->owners[k].comm));
+		bpfmem_owners_text(own, sizeof(own), r->owners, r->n_owners);
 		printf("%5u %-16s %-16s %-14s %5u %5u %8u", r->info.id,
 		       r->info.name[0] ? bpfmem_text_safe(name, sizeof(name), r->info.name) : "-",
 		       bpfmem_map_type_str(r->info.type), r->mode,
@@ -332,6 +331,7 @@ static void print_json(const struct bpfmem_maps_sample *s)
 	jw_start_object(&jw);
 	jw_int_field(&jw, "time", (long long)time(NULL));
 	jw_bool_field(&jw, "series", s->series);
+	jw_string_or_null_field(&jw, "owners_source", s->owners_source);
 	jw_name(&jw, "maps");
 	jw_start_array(&jw);
 	for (i = 0; i < s->n; i++) {

@@ -16,16 +16,22 @@
  *  PROG = {"id":N,"type":S,"name":S,"runs":N,"run_time_ns":N,"avg_ns":N|null,
  *          "cpu_pct":X,"recursion_misses":N,"runs_total":N,"run_time_ns_total":N,
  *          "recursion_misses_total":N,"rt_nonpreempt":0|1|null,"map_ids":[N...],
- *          "map_memlock":N,"map_cached_bytes":N|null}
+ *          "map_memlock":N,"map_cached_bytes":N|null,
+ *          "owners":[{"pid":N,"comm":S}]}
  *   (runs/run_time_ns/recursion_misses: in the interval; _total: since the program
  *   was loaded, run counts only while stats were enabled; map_memlock: the sum of
  *   the memlock of its maps, map_cached_bytes: of the allocator cached and pending
  *   bytes, null on a kernel without the bpfmem series; rt_nonpreempt: 1 if the
  *   program runs with preemption disabled on PREEMPT_RT (series patch 20), null on
- *   other kernels)
+ *   other kernels; owners: the processes holding a file descriptor of the program, at
+ *   most 8, in pid order)
+ *  "owners_source" (in each interval object, after "stats_enabled"): "iterator"|"proc",
+ *  where the owners came from (tools/collect/owners.h)
  *
- * Privilege: CAP_SYS_ADMIN (programs and maps by id, BPF_ENABLE_STATS), not uid 0;
- * no vmlinux BTF needed (nothing is loaded).
+ * Privilege: CAP_SYS_ADMIN (programs and maps by id, BPF_ENABLE_STATS), not uid 0.
+ * Owners come from a task_file iterator (bpf/owners.bpf.c: vmlinux BTF, CAP_BPF and
+ * CAP_PERFMON), else from /proc/PID/fd (the holders this process may ptrace): the
+ * rest needs no BTF.
  */
 #include <errno.h>
 #include <limits.h>
@@ -72,7 +78,8 @@ static const struct bpfmem_opt opts[] = {
 	  "\"name\",\"runs\",\"run_time_ns\",\"avg_ns\",\"cpu_pct\",\n"
 	  "\"recursion_misses\",\"runs_total\",\"run_time_ns_total\",\n"
 	  "\"recursion_misses_total\",\"rt_nonpreempt\",\"map_ids\",\n"
-	  "\"map_memlock\",\"map_cached_bytes\"}]}",
+	  "\"map_memlock\",\"map_cached_bytes\",\"owners\":[{\"pid\",\"comm\"}]}],\n"
+	  "\"owners_source\"}",
 	  .flag = &env.json },
 	{},
 };
@@ -154,6 +161,7 @@ static void print_interval(const struct bpfmem_progs_sample *cur,
 	time_t t = time(NULL);
 	char ts[16];
 	__u32 k;
+	int o;
 
 	if (!rows) {
 		bpfmem_err("out of memory");
@@ -198,6 +206,7 @@ static void print_interval(const struct bpfmem_progs_sample *cur,
 		jw_int_field(&jw, "ts", (long long)t);
 		jw_float_field(&jw, "interval_s", "%.3f", secs);
 		jw_bool_field(&jw, "stats_enabled", stats);
+		jw_string_or_null_field(&jw, "owners_source", cur->owners_source);
 		jw_uint_field(&jw, "programs", n);
 		jw_name(&jw, "progs");
 		jw_start_array(&jw);
@@ -230,6 +239,15 @@ static void print_interval(const struct bpfmem_progs_sample *cur,
 			jw_end_array(&jw);
 			jw_int_field(&jw, "map_memlock", r->memlock);
 			jw_count_field(&jw, "map_cached_bytes", r->cached);
+			jw_name(&jw, "owners");
+			jw_start_array(&jw);
+			for (o = 0; o < r->p->n_owners && o < BPFMEM_PROG_MAX_OWNERS; o++) {
+				jw_start_object(&jw);
+				jw_int_field(&jw, "pid", r->p->owners[o].pid);
+				jw_string_field(&jw, "comm", r->p->owners[o].comm);
+				jw_end_object(&jw);
+			}
+			jw_end_array(&jw);
 			jw_end_object(&jw);
 		}
 		jw_end_array(&jw);
@@ -237,25 +255,30 @@ static void print_interval(const struct bpfmem_progs_sample *cur,
 	} else {
 		printf("\n%s %zu programs%s\n", ts, n,
 		       stats ? "" : " (run time and counts off: BPF_ENABLE_STATS refused)");
-		printf("%6s %-14s %-16s %10s %10s %6s %8s %5s %10s %10s\n", "ID", "TYPE", "NAME",
-		       "RUNS", "AVG_NS", "CPU%", "MISSES", "MAPS", "MAP_MEM", "MAP_CACHED");
+		printf("%6s %-14s %-16s %10s %10s %6s %8s %5s %10s %10s  %s\n", "ID", "TYPE",
+		       "NAME", "RUNS", "AVG_NS", "CPU%", "MISSES", "MAPS", "MAP_MEM", "MAP_CACHED",
+		       "OWNERS");
 		for (i = 0; i < shown; i++) {
 			const struct row *r = &rows[i];
 			const struct bpf_prog_info *in = &r->p->info;
 			const char *type = libbpf_bpf_prog_type_str(in->type);
-			char avg[24] = "-", cached[24] = "-";
+			char avg[24] = "-", cached[24] = "-", own[64];
 			char name[BPFMEM_TEXT_SAFE_LEN(sizeof(in->name))];
 
 			if (r->runs)
 				snprintf(avg, sizeof(avg), "%llu", r->rt / r->runs);
 			if (r->cached >= 0)
 				snprintf(cached, sizeof(cached), "%lld", r->cached);
-			printf("%6u %-14.14s %-16s %10llu %10s %6.2f %8llu %5u %10lld %10s\n", in->id,
+			o = r->p->n_owners < BPFMEM_PROG_MAX_OWNERS ? r->p->n_owners :
+								      BPFMEM_PROG_MAX_OWNERS;
+			bpfmem_owners_text(own, sizeof(own), r->p->owners, o);
+			printf("%6u %-14.14s %-16s %10llu %10s %6.2f %8llu %5u %10lld %10s  %s\n",
+			       in->id,
 			       type ? type : "unknown",
 			       in->name[0] ? bpfmem_text_safe(name, sizeof(name), in->name) : "-",
 			       r->runs, avg,
 			       secs > 0 ? r->rt / (secs * 1e7) : 0.0, r->misses, r->p->n_maps,
-			       r->memlock, cached);
+			       r->memlock, cached, own);
 		}
 	}
 	fflush(stdout);
@@ -286,9 +309,6 @@ int cmd_progs(int argc, char **argv)
 		bpfmem_warn("BPF_ENABLE_STATS refused (%s): run time and counts stay 0",
 			    strerror(errno));
 	maps.series = bpfmem_series_present();
-	/* map memory comes from fdinfo: the iterator only adds element counts, which
-	 * progs does not show, so it is not loaded (and BTF is not needed)
-	 */
 	a.fdinfo = b.fdinfo = env.json;	/* rt_nonpreempt: JSON only */
 	err = bpfmem_progs_sample(prev);
 	if (err) {
@@ -296,12 +316,19 @@ int cmd_progs(int argc, char **argv)
 		ret = 1;
 		goto out;
 	}
+	last = bpfmem_mono_s();
 	if (env.id >= 0 && !find_prev(prev, env.id)) {
 		bpfmem_err("no BPF program with id %ld", env.id);
 		ret = 1;
 		goto out;
 	}
-	last = bpfmem_mono_s();
+	/* the owners from the next sample on: the first, the counters' base, is taken
+	 * as soon as stats are on, not after the owners' iterator loads. Map memory comes
+	 * from fdinfo: the map iterator only adds element counts, which progs does not
+	 * show, so it is not loaded.
+	 */
+	bpfmem_owners_open(env.verbose, false);
+	a.owners = b.owners = true;
 	if (!env.json)
 		printf("Tracing the cost of BPF programs... Ctrl-C to end.\n");
 	fflush(stdout);

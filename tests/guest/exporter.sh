@@ -50,7 +50,8 @@ for f in bpfmem_map_memlock_bytes bpfmem_map_elements bpfmem_map_max_entries \
 	bpfmem_map_utilisation_ratio bpfmem_memcg_memory_current_bytes \
 	bpfmem_memcg_slab_unreclaimable_bytes bpfmem_memcg_percpu_bytes \
 	bpfmem_prog_run_time_seconds_total bpfmem_prog_runs_total \
-	bpfmem_prog_recursion_misses_total bpfmem_exporter_scrape_duration_seconds \
+	bpfmem_prog_recursion_misses_total bpfmem_prog_owner_processes \
+	bpfmem_exporter_scrape_duration_seconds \
 	bpfmem_exporter_read_errors_total bpfmem_build_info bpfmem_exporter_data_age_seconds \
 	bpfmem_exporter_connections_evicted_total; do
 	grep -q "^# HELP $f " /tmp/m.txt && grep -q "^# TYPE $f " /tmp/m.txt || missing="$missing $f"

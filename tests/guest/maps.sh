@@ -3,7 +3,8 @@
 # every map listed with the right type, mode, sizes, flags, elements and memlock;
 # memcg figures equal the cgroup files; JSON and Prometheus parse; filters, sort,
 # watch mode, SIGINT and bad input; the memcg from the kernel when the holder moves;
-# the same Prometheus schema as the exporter; no BTF (fallback); capabilities.
+# the same Prometheus schema as the exporter; no BTF (fallback); capabilities; owners
+# from the kernel under the exporter unit's capabilities, and from /proc.
 # usage: maps.sh FLAVOR (base|rt|vanilla|k61)
 . /tests/lib.sh
 flavor=${1:-base}
@@ -215,8 +216,9 @@ idx=$(sed -n "s/^\.maps\[\([0-9]*\)\]\.id=$dyn\$/\1/p" /tmp/nobtf.flat)
 	[ "$(grep -c '^\.maps\[[0-9]*\]\.id=' /tmp/nobtf.flat)" = 6 ] &&
 	grep -q "^\.maps\[$idx\]\.elements=300\$" /tmp/nobtf.flat &&
 	grep -q "^\.maps\[$idx\]\.memcg_source=\"owner\"\$" /tmp/nobtf.flat &&
-	grep -q "^\.maps\[$idx\]\.memcg=\"/bpfmem-mh2\"\$" /tmp/nobtf.flat
-ok $? "no kernel BTF: exit $rc, a one-line note, 6 maps, elements 300, memcg from the owner"
+	grep -q "^\.maps\[$idx\]\.memcg=\"/bpfmem-mh2\"\$" /tmp/nobtf.flat &&
+	grep -q '^\.owners_source="proc"$' /tmp/nobtf.flat
+ok $? "no kernel BTF: exit $rc, a one-line note, 6 maps, elements 300, memcg from the owner, owners from /proc"
 echo $hpid >/sys/fs/cgroup/bpfmem-mh/cgroup.procs
 rmdir /sys/fs/cgroup/bpfmem-mh2
 
@@ -234,6 +236,33 @@ rc=$?
 sed 's/^/# stderr: /' /tmp/err.txt
 [ $rc = 1 ] && [ "$(wc -l </tmp/err.txt)" = 1 ] && grep -q 'needs CAP_SYS_ADMIN' /tmp/err.txt
 ok $? "root without CAP_SYS_ADMIN: one line naming CAP_SYS_ADMIN, exit $rc"
+
+# owners from the kernel: under exactly the capabilities of bpfmem-exporter.service
+# (dropcap -u: its CapabilityBoundingSet line, read from the unit at build time) the
+# holder, root with every capability, cannot be ptraced, yet the task_file iterator
+# attributes its maps (pid, comm, and the cgroup from /proc/PID/cgroup)
+caps=$(dropcap -u cat /proc/self/status | sed -n 's/^CapEff:[[:space:]]*//p')
+dropcap -u bpfmem maps -p $hpid -j >/tmp/unit.json 2>/tmp/err.txt
+rc=$?
+sed 's/^/# stderr: /' /tmp/err.txt
+json-flat </tmp/unit.json >/tmp/unit.flat 2>/dev/null
+np=$(grep -c "^\.maps\[[0-9]*\]\.owners\[0\]\.pid=$hpid\$" /tmp/unit.flat)
+nc=$(grep -c '^\.maps\[[0-9]*\]\.owners\[0\]\.comm="maps-holder"$' /tmp/unit.flat)
+ng=$(grep -c '^\.maps\[[0-9]*\]\.owners\[0\]\.cgroup="/bpfmem-mh"$' /tmp/unit.flat)
+[ $rc = 0 ] && [ ! -s /tmp/err.txt ] && grep -q '^\.owners_source="iterator"$' /tmp/unit.flat &&
+	[ "$np" = 6 ] && [ "$nc" = 6 ] && [ "$ng" = 6 ]
+ok $? "the unit's capabilities (CapEff $caps): the holder's 6 maps owned by $hpid (maps-holder, /bpfmem-mh), from the iterator (exit $rc; pid $np, comm $nc, cgroup $ng)"
+# the fallback, forced: /proc/PID/fd sees the holder with every capability, not with
+# the unit's (ptrace access to a process with more capabilities needs CAP_SYS_PTRACE)
+BPFMEM_OWNERS=proc bpfmem maps -p $hpid -j 2>/tmp/err.txt | json-flat >/tmp/proc.flat
+np=$(grep -c "^\.maps\[[0-9]*\]\.owners\[0\]\.pid=$hpid\$" /tmp/proc.flat)
+nc=$(grep -c '^\.maps\[[0-9]*\]\.owners\[0\]\.comm="maps-holder"$' /tmp/proc.flat)
+[ ! -s /tmp/err.txt ] && grep -q '^\.owners_source="proc"$' /tmp/proc.flat && [ "$np" = 6 ] && [ "$nc" = 6 ]
+ok $? "BPFMEM_OWNERS=proc: owners from /proc/PID/fd, the holder's 6 maps owned by $hpid (maps-holder)"
+BPFMEM_OWNERS=proc dropcap -u bpfmem maps --id $id -j 2>/tmp/err.txt | json-flat >/tmp/proc.flat
+grep -q '^\.owners_source="proc"$' /tmp/proc.flat && grep -q "^\.maps\[0\]\.id=$id\$" /tmp/proc.flat &&
+	! grep -q '^\.maps\[0\]\.owners\[' /tmp/proc.flat
+ok $? "BPFMEM_OWNERS=proc under the unit's capabilities: the holder is not seen (what the iterator fixes)"
 
 # watch mode: -i/-n, and SIGINT prints the final interval and exits 0
 bpfmem maps -p $hpid -j -i 0.3 -n 3 >/tmp/watch.json 2>&1

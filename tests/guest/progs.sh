@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # bpfmem progs: a program run a known number of times (progrun, BPF_PROG_TEST_RUN
 # with repeat) while bpfmem progs holds BPF_ENABLE_STATS: the runs summed over the
-# intervals are exactly those, with run time, the map it uses and that map's memory;
-# bad arguments get one error line and a non-zero exit.
+# intervals are exactly those, with run time, the map it uses and that map's memory,
+# and its owner (also under the exporter unit's capabilities, and from /proc); bad
+# arguments get one error line and a non-zero exit.
 # usage: progs.sh FLAVOR
 . /tests/lib.sh
 flavor=${1:-base}
@@ -85,6 +86,27 @@ sed 's/^/#   /' /tmp/pc.err
 ok $? "uid 65534 with CAP_SYS_ADMIN: progs runs with run-time stats (exit $rc)"
 ERR_TOOL=progs
 err_case "root without CAP_SYS_ADMIN" "needs CAP_SYS_ADMIN" dropcap bpfmem progs -n 1
+
+# owners: progrun (root, every capability) holds its program; the task_file iterator
+# finds it with all capabilities and under exactly bpfmem-exporter.service's (dropcap
+# -u), where /proc/PID/fd (BPFMEM_OWNERS=proc) cannot
+own="\"owners\":\[{\"pid\":$ppid,\"comm\":\"progrun\"}\]"
+tail -n 1 /tmp/pj.json | grep -q "$own" &&
+	grep -q '"owners_source":"iterator"' /tmp/pj.json
+ok $? "its owner: pid $ppid (progrun), from the iterator"
+dropcap -u bpfmem progs -j -i 0.3 -n 1 --id "$pid" >/tmp/pu.json 2>/tmp/pu.err
+rc=$?
+sed 's/^/#   /' /tmp/pu.err
+[ $rc = 0 ] && grep -q '"owners_source":"iterator"' /tmp/pu.json && grep -q "$own" /tmp/pu.json
+ok $? "the unit's capabilities: owner pid $ppid (progrun) from the iterator (exit $rc)"
+BPFMEM_OWNERS=proc bpfmem progs -j -i 0.3 -n 1 --id "$pid" >/tmp/pp.json 2>/tmp/pp.err
+rc=$?
+[ $rc = 0 ] && grep -q '"owners_source":"proc"' /tmp/pp.json && grep -q "$own" /tmp/pp.json
+ok $? "BPFMEM_OWNERS=proc: owner pid $ppid (progrun) from /proc/PID/fd (exit $rc)"
+BPFMEM_OWNERS=proc dropcap -u bpfmem progs -j -i 0.3 -n 1 --id "$pid" >/tmp/pp.json 2>/tmp/pp.err
+rc=$?
+[ $rc = 0 ] && grep -q '"owners_source":"proc"' /tmp/pp.json && grep -q '"owners":\[\]' /tmp/pp.json
+ok $? "BPFMEM_OWNERS=proc under the unit's capabilities: the holder is not seen (exit $rc)"
 
 kill $ppid
 wait $ppid

@@ -7,7 +7,6 @@
  * library's (alloc_listing.c, cgroup_index.c) and host-tested.
  */
 #define _GNU_SOURCE
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -21,6 +20,7 @@
 
 #include "libbpfmem.h"
 #include "map_sample.h"
+#include "owners.h"
 #include "abi/maps.h"
 #include "maps.skel.h"
 
@@ -57,110 +57,6 @@ static bool is_hash_type(int t)
 		return true;
 	}
 	return false;
-}
-
-/* ---- owners: /proc/PID/fd links "anon_inode:bpf-map" ---- */
-
-struct own_ent {
-	unsigned int id;
-	struct bpfmem_map_owner o;
-};
-
-static struct own_ent *owns;
-static size_t n_owns, cap_owns;
-
-static int cmp_own(const void *pa, const void *pb)
-{
-	const struct own_ent *a = pa, *b = pb;
-
-	if (a->id != b->id)
-		return a->id < b->id ? -1 : 1;
-	return a->o.pid < b->o.pid ? -1 : a->o.pid > b->o.pid;
-}
-
-/* every (map id, pid) once, sorted by map id then pid: O(fds log fds) */
-static void scan_owners(void)
-{
-	DIR *proc = opendir("/proc"), *fds;
-	struct dirent *pe, *fe;
-	pid_t self = getpid();
-	size_t i, k;
-
-	n_owns = 0;
-	if (!proc)
-		return;
-	while ((pe = readdir(proc))) {
-		char path[PATH_MAX], link[64], comm[64] = "", *cgbuf, cgpath[128] = "";
-		pid_t pid;
-		long v;
-		int got;
-
-		if (bpfmem_parse_long(pe->d_name, 1, INT_MAX, &v))
-			continue;
-		pid = v;
-		if (pid == self)
-			continue;
-		snprintf(path, sizeof(path), "/proc/%d/fd", pid);
-		fds = opendir(path);
-		if (!fds)
-			continue;
-		snprintf(path, sizeof(path), "/proc/%d/comm", pid);
-		got = bpfmem_read_file(path, comm, sizeof(comm));
-		if (got > 0 && comm[got - 1] == '\n')
-			comm[got - 1] = '\0';
-		snprintf(path, sizeof(path), "/proc/%d/cgroup", pid);
-		cgbuf = bpfmem_read_whole(path, NULL);	/* a line per v1 hierarchy */
-		if (!cgbuf || bpfmem_parse_proc_cgroup(cgbuf, cgpath, sizeof(cgpath)))
-			cgpath[0] = '\0';
-		free(cgbuf);
-		while ((fe = readdir(fds))) {
-			struct bpfmem_map_info mi;
-			ssize_t n;
-
-			if (fe->d_name[0] == '.')
-				continue;
-			snprintf(path, sizeof(path), "/proc/%d/fd/%s", pid, fe->d_name);
-			n = readlink(path, link, sizeof(link) - 1);
-			if (n <= 0)
-				continue;
-			link[n] = '\0';
-			if (strcmp(link, "anon_inode:bpf-map"))
-				continue;
-			snprintf(path, sizeof(path), "/proc/%d/fdinfo/%s", pid, fe->d_name);
-			if (bpfmem_map_fdinfo_file(path, &mi))
-				continue;
-			if (bpfmem_grow(&owns, &cap_owns, n_owns + 1, sizeof(*owns)))
-				break;
-			owns[n_owns].id = mi.id;
-			owns[n_owns].o.pid = pid;
-			snprintf(owns[n_owns].o.comm, sizeof(owns[n_owns].o.comm), "%s", comm);
-			snprintf(owns[n_owns].o.cgroup, sizeof(owns[n_owns].o.cgroup), "%s", cgpath);
-			n_owns++;
-		}
-		closedir(fds);
-	}
-	closedir(proc);
-	qsort(owns, n_owns, sizeof(*owns), cmp_own);
-	for (i = k = 0; i < n_owns; i++)	/* a process with several fds of a map */
-		if (!k || cmp_own(&owns[k - 1], &owns[i]))
-			owns[k++] = owns[i];
-	n_owns = k;
-}
-
-/* the first owner entry of map @id (entries of a map are adjacent), or n_owns */
-static size_t owners_of(unsigned int id)
-{
-	size_t lo = 0, hi = n_owns;
-
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo) / 2;
-
-		if (owns[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return lo;
 }
 
 /* ---- cgroup id -> path: an index of /sys/fs/cgroup, checked and rebuilt as needed ---- */
@@ -228,10 +124,12 @@ int bpfmem_maps_open(bool verbose)
 	int err = load_iter();
 
 	if (err == -ENOENT && !bpfmem_have_btf())
-		bpfmem_warn("note: no kernel BTF (/sys/kernel/btf/vmlinux): no map iterator; elements by key iteration, memcg from the owners");
+		bpfmem_warn("note: no kernel BTF (/sys/kernel/btf/vmlinux): no map iterator; elements by key iteration, memcg from the owners, owners from /proc/PID/fd");
 	else if (err)
 		bpfmem_warn("map iterator not loaded (%s%s): elements by key iteration, memcg from the owners",
 			    strerror(-err), verbose ? "" : "; -v shows libbpf's log");
+	/* without BTF the note above covers the owners too */
+	bpfmem_owners_open(verbose, !bpfmem_have_btf());
 	return err;
 }
 
@@ -431,17 +329,18 @@ int bpfmem_maps_sample(struct bpfmem_maps_sample *s, const struct bpfmem_maps_fi
 	static struct iter_rec_set iset;
 	bool have_iter, reran = false;
 	__u32 id = 0;
-	size_t i;
 	int err;
 
 	s->n = 0;
 	s->n_memcgs = 0;
+	s->owners_source = NULL;
 	have_iter = !f->fdinfo_only && run_iter(&iset) == 0;
-	if (f->fdinfo_only)
-		n_owns = 0;
-	else
-		scan_owners();
 	bpfmem_cgindex_next(&cgix);
+	if (!f->fdinfo_only) {
+		if (bpfmem_owners_scan(&cgix) == -ENOMEM)
+			return -ENOMEM;
+		s->owners_source = bpfmem_owners_source();
+	}
 
 	for (;;) {
 		struct bpf_map_info info = {};
@@ -538,16 +437,14 @@ int bpfmem_maps_sample(struct bpfmem_maps_sample *s, const struct bpfmem_maps_fi
 		}
 		close(fd);
 
-		for (i = owners_of(id); i < n_owns && owns[i].id == id; i++)
-			if (r->n_owners < BPFMEM_MAP_MAX_OWNERS)
-				r->owners[r->n_owners++] = owns[i].o;
-		if (f->pid) {
-			for (i = owners_of(id); i < n_owns && owns[i].id == id; i++)
-				if (owns[i].o.pid == f->pid)
-					break;
-			if (i == n_owns || owns[i].id != id)
-				continue;
+		if (!f->fdinfo_only) {
+			r->n_owners = bpfmem_owners_of(BPFMEM_OWNED_MAP, id, r->owners,
+						       BPFMEM_MAP_MAX_OWNERS);
+			if (r->n_owners > BPFMEM_MAP_MAX_OWNERS)
+				r->n_owners = BPFMEM_MAP_MAX_OWNERS;
 		}
+		if (f->pid && (f->fdinfo_only || !bpfmem_owners_has(BPFMEM_OWNED_MAP, id, f->pid)))
+			continue;
 		map_memcg(r, ir, have_iter);
 		s->n++;
 	}
@@ -583,6 +480,7 @@ void bpfmem_maps_close(void)
 	iter_link = NULL;
 	maps_bpf__destroy(skel);
 	skel = NULL;
+	bpfmem_owners_close();
 }
 
 void bpfmem_maps_free(struct bpfmem_maps_sample *s)
@@ -593,8 +491,6 @@ void bpfmem_maps_free(struct bpfmem_maps_sample *s)
 	free(s->ma_lines);
 	free(s->ma_groups);
 	memset(s, 0, sizeof(*s));
-	free(owns);
-	owns = NULL;
-	n_owns = cap_owns = 0;
+	bpfmem_owners_free();
 	bpfmem_cgindex_free(&cgix);
 }

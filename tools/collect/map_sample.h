@@ -15,16 +15,11 @@
 
 #include "alloc_listing.h"
 #include "fdinfo.h"
+#include "owners.h"
 
 #define BPFMEM_MAP_MAX_OWNERS 8
 #define BPFMEM_ITER_MAX_ENTRIES 65536	/* keys counted up to this many entries */
 #define BPFMEM_MEMCG_UNKNOWN "unknown"	/* never a path: those start with '/' */
-
-struct bpfmem_map_owner {
-	pid_t pid;
-	char comm[20];
-	char cgroup[128];	/* the owner's cgroup v2 path, "" if unknown */
-};
 
 struct bpfmem_map_row {
 	struct bpf_map_info info;
@@ -34,7 +29,7 @@ struct bpfmem_map_row {
 	const char *elem_src;
 	const char *mode;
 	int n_owners;
-	struct bpfmem_map_owner owners[BPFMEM_MAP_MAX_OWNERS];
+	struct bpfmem_owner owners[BPFMEM_MAP_MAX_OWNERS];
 	char memcg[256];
 	const char *memcg_src;
 };
@@ -51,6 +46,8 @@ struct bpfmem_maps_sample {
 	size_t n_memcgs, cap_memcgs;
 	bool series;
 	bool have_ma;
+	/* the owners' source (owners.h: "iterator", "proc"), NULL when not read */
+	const char *owners_source;
 	struct bpfmem_ma_totals ma;
 	/* allocators no map owns (map_id 0), summed per owner */
 	struct bpfmem_unowned {
@@ -86,8 +83,9 @@ struct bpfmem_maps_filter {
 /*
  * Loads the bpf_map iterator (needs vmlinux BTF); without it (-errno returned, not
  * fatal) elements come from key iteration and the memcg from the owners, which a
- * one-line note says (pointing to -v unless @verbose). libbpf's own lines are the
- * caller's to show (bpfmem_libbpf_logging_quiet()).
+ * one-line note says (pointing to -v unless @verbose). Then the owners' iterator
+ * (bpfmem_owners_open(), its own note). libbpf's own lines are the caller's to show
+ * (bpfmem_libbpf_logging_quiet()).
  */
 int bpfmem_maps_open(bool verbose);
 void bpfmem_maps_close(void);

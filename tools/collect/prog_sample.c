@@ -16,6 +16,12 @@ int bpfmem_progs_sample(struct bpfmem_progs_sample *s)
 	__u32 id = 0;
 
 	s->n = 0;
+	s->owners_source = NULL;
+	if (s->owners) {
+		if (!s->owners_scanned && bpfmem_owners_scan(NULL) == -ENOMEM)
+			return -ENOMEM;
+		s->owners_source = bpfmem_owners_source();
+	}
 	for (;;) {
 		struct bpfmem_prog_row *r;
 		__u32 len;
@@ -46,6 +52,9 @@ int bpfmem_progs_sample(struct bpfmem_progs_sample *s)
 		/* a file read per program: only for callers that show it */
 		r->rt_nonpreempt = s->fdinfo ? bpfmem_fdinfo_value(fd, "rt_nonpreempt") : -1;
 		close(fd);
+		if (s->owners)
+			r->n_owners = bpfmem_owners_of(BPFMEM_OWNED_PROG, id, r->owners,
+						       BPFMEM_PROG_MAX_OWNERS);
 		r->n_maps = r->info.nr_map_ids < BPFMEM_PROG_MAX_MAPS ? r->info.nr_map_ids :
 									BPFMEM_PROG_MAX_MAPS;
 		s->n++;

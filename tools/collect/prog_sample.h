@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * One sample of every BPF program on the system: bpf_prog_info (run_time_ns,
- * run_cnt, recursion_misses, name, type) and the ids of the maps it uses. Collected
- * by tools/collect/prog_sample.c for `bpfmem progs` and `bpfmem exporter`.
+ * run_cnt, recursion_misses, name, type), the ids of the maps it uses and the
+ * processes holding it (owners.h). Collected by tools/collect/prog_sample.c for
+ * `bpfmem progs` and `bpfmem exporter`.
  */
 #ifndef BPFMEM_PROG_SAMPLE_H
 #define BPFMEM_PROG_SAMPLE_H
@@ -11,7 +12,10 @@
 #include <stddef.h>
 #include <bpf/bpf.h>
 
+#include "owners.h"
+
 #define BPFMEM_PROG_MAX_MAPS 64
+#define BPFMEM_PROG_MAX_OWNERS 8
 
 struct bpfmem_prog_row {
 	struct bpf_prog_info info;
@@ -19,6 +23,8 @@ struct bpfmem_prog_row {
 	__u32 n_maps;
 	int rt_nonpreempt;	/* fdinfo rt_nonpreempt (PREEMPT_RT, series patch 20), else -1
 				 * (also when the sample did not ask for fdinfo) */
+	int n_owners;		/* all of them; the first BPFMEM_PROG_MAX_OWNERS in owners */
+	struct bpfmem_owner owners[BPFMEM_PROG_MAX_OWNERS];
 };
 
 struct bpfmem_progs_sample {
@@ -26,6 +32,11 @@ struct bpfmem_progs_sample {
 	size_t n, cap;
 	long long errs;		/* programs that could not be read (added up) */
 	bool fdinfo;		/* set by the caller: also read rt_nonpreempt */
+	/* set by the caller: also the owners (bpfmem_owners_open() first), scanned anew
+	 * unless owners_scanned (the caller's bpfmem_maps_sample() scanned them)
+	 */
+	bool owners, owners_scanned;
+	const char *owners_source;	/* with owners: "iterator" or "proc" (owners.h) */
 };
 
 /* Fills @s (its buffer reused across calls): 0, or -errno when the walk itself

@@ -106,16 +106,22 @@ int bpfmem_map_fdinfo(int map_fd, struct bpfmem_map_info *info)
 	return bpfmem_map_fdinfo_file(path, info);
 }
 
-long long bpfmem_fdinfo_value(int fd, const char *key)
+long long bpfmem_fdinfo_file_value(const char *path, const char *key)
 {
-	char path[64], *buf;
+	char *buf = bpfmem_read_whole(path, NULL);
 	long long v;
 
-	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
-	buf = bpfmem_read_whole(path, NULL);
 	if (!buf)
 		return -1;
 	v = field(buf, key);
 	free(buf);
 	return v < 0 ? -1 : v;
+}
+
+long long bpfmem_fdinfo_value(int fd, const char *key)
+{
+	char path[64];
+
+	snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", fd);
+	return bpfmem_fdinfo_file_value(path, key);
 }

@@ -26,5 +26,7 @@ int bpfmem_map_fdinfo_file(const char *path, struct bpfmem_map_info *info);
 int bpfmem_parse_map_fdinfo(const char *text, struct bpfmem_map_info *info);
 /* One number of /proc/self/fdinfo/@fd ("memlock", "lru_nodes", ...); -1 if absent. */
 long long bpfmem_fdinfo_value(int fd, const char *key);
+/* The same of the fdinfo file @path (/proc/PID/fdinfo/FD). */
+long long bpfmem_fdinfo_file_value(const char *path, const char *key);
 
 #endif
