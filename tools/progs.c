@@ -12,7 +12,8 @@
  *
  * JSON (-j): one object per line.
  *  {"type":"interval","time":"HH:MM:SS","ts":UNIX_SECONDS,"interval_s":S,
- *   "stats_enabled":BOOL,"programs":N,"progs":[PROG...]}    sorted by -s, at most -T
+ *   "stats_enabled":BOOL,"owners_source":S,"programs":N,"progs":[PROG...]}
+ *                                                          sorted by -s, at most -T
  *  PROG = {"id":N,"type":S,"name":S,"runs":N,"run_time_ns":N,"avg_ns":N|null,
  *          "cpu_pct":X,"recursion_misses":N,"runs_total":N,"run_time_ns_total":N,
  *          "recursion_misses_total":N,"rt_nonpreempt":0|1|null,"map_ids":[N...],
