@@ -15,7 +15,7 @@
  * collection younger than --interval (default DEFAULT_INTERVAL_S, 0: never);
  * bpfmem_exporter_data_age_seconds says how old what it serves is.
  *
- * Server: a libevent (libevent_core) loop: listener, buffered connections, timers,
+ * Server (tools/exporter/server.c): a libevent (libevent_core) loop: listener, buffered connections, timers,
  * signals; the request parser is tools/lib/http.c. The collection runs in a thread
  * of its own: other requests are answered meanwhile, and the /metrics requests that
  * arrive during a collection wait for it and share it. At most
@@ -72,12 +72,9 @@
 #include "map_sample.h"
 #include "prog_sample.h"
 #include "prom_schema.h"
+#include "exporter/exporter.h"
 
 #define DEFAULT_LISTEN "127.0.0.1:9731"
-#define MAX_CONNS 32
-#define READ_TIMEOUT_S 5.0
-#define WRITE_TIMEOUT_S 10.0
-#define LINGER_S 1.0
 /*
  * Default --interval: at most one collection per 5 s, however many scrape (a
  * collection of 10,000 maps costs seconds of CPU, and anyone who reaches the port can
@@ -89,31 +86,13 @@
  */
 #define DEFAULT_INTERVAL_S 5.0
 
-static struct {
-	const char *listen;
-	double interval;
-	bool verbose;
-	bool bpf_stats;		/* --bpf-stats */
-} env = { .listen = DEFAULT_LISTEN, .interval = DEFAULT_INTERVAL_S };
+struct exp_env exp_env = { .listen = DEFAULT_LISTEN, .interval = DEFAULT_INTERVAL_S };
 
-static struct {
-	struct bpfmem_maps_sample maps;
-	bool maps_ok;
-	struct bpfmem_progs_sample progs;
-	bool progs_ok;
-	double taken;		/* monotonic time of the collection, 0: none */
-	double duration;
-	int stats_fd;		/* BPF_ENABLE_STATS (--bpf-stats), < 0: none */
-	bool sysctl_stats;	/* kernel.bpf_stats_enabled at the collection */
-	/* counters since start */
-	long long collections, err_maps, err_memcgs, err_listing, err_progs, err_collect;
-	long long rejected, timeouts, evicted;
-	long long requests[10];	/* by status, see status_idx() */
-} st = { .stats_fd = -1 };
+struct exp_state exp_st = { .stats_fd = -1 };
 
 static const int statuses[10] = { 200, 400, 404, 405, 408, 414, 431, 500, 503, 505 };
 
-static int status_idx(int status)
+int exp_status_idx(int status)
 {
 	int i;
 
@@ -130,7 +109,7 @@ static const struct bpfmem_opt opts[] = {
 	  "on every scrape)" },
 	{ 256, "bpf-stats", NULL, "count program run time and runs (BPF_ENABLE_STATS) while\n"
 	  "the exporter runs; without it they are exported only when\n"
-	  "kernel.bpf_stats_enabled is 1", .flag = &env.bpf_stats },
+	  "kernel.bpf_stats_enabled is 1", .flag = &exp_env.bpf_stats },
 	{},
 };
 
@@ -150,17 +129,17 @@ static int parse_opt(int key, const char *arg, void *ctx)
 {
 	switch (key) {
 	case 'l':
-		env.listen = arg;
+		exp_env.listen = arg;
 		return 0;
 	case 'i': {
 		char *end;
 
 		/* 0: every scrape collects */
 		if (strtod(arg, &end) == 0 && end != arg && !*end && arg[0] != '-') {
-			env.interval = 0;
+			exp_env.interval = 0;
 			return 0;
 		}
-		return bpfmem_parse_seconds(arg, &env.interval);
+		return bpfmem_parse_seconds(arg, &exp_env.interval);
 	}
 	}
 	return -EINVAL;
@@ -175,7 +154,7 @@ static const struct bpfmem_cli cli = {
 	.opts = opts,
 	.examples = examples,
 	.parse = parse_opt,
-	.verbose = &env.verbose,
+	.verbose = &exp_env.verbose,
 };
 
 /* "A.B.C.D:PORT" or "[V6]:PORT" */
@@ -227,31 +206,31 @@ static bool sysctl_stats_enabled(void)
 	       buf[0] == '1';
 }
 
-static bool stats_counted(void)
+bool exp_stats_counted(void)
 {
-	return st.stats_fd >= 0 || st.sysctl_stats;
+	return exp_st.stats_fd >= 0 || exp_st.sysctl_stats;
 }
 
-static void collect(void)
+void exp_collect(void)
 {
 	static const struct bpfmem_maps_filter all = { .id = -1, .tolerant = true };
 	double t0 = bpfmem_mono_s();
 
-	st.maps.err_maps = st.maps.err_memcgs = st.maps.err_listing = 0;
-	st.maps_ok = bpfmem_maps_sample(&st.maps, &all) == 0;
-	st.err_maps += st.maps.err_maps;
-	st.err_memcgs += st.maps.err_memcgs;
-	st.err_listing += st.maps.err_listing;
-	st.progs.errs = 0;
-	st.sysctl_stats = sysctl_stats_enabled();
+	exp_st.maps.err_maps = exp_st.maps.err_memcgs = exp_st.maps.err_listing = 0;
+	exp_st.maps_ok = bpfmem_maps_sample(&exp_st.maps, &all) == 0;
+	exp_st.err_maps += exp_st.maps.err_maps;
+	exp_st.err_memcgs += exp_st.maps.err_memcgs;
+	exp_st.err_listing += exp_st.maps.err_listing;
+	exp_st.progs.errs = 0;
+	exp_st.sysctl_stats = sysctl_stats_enabled();
 	/* the owners of programs from the table the map sample just read */
-	st.progs.owners = st.progs.owners_scanned = true;
-	st.progs_ok = bpfmem_progs_sample(&st.progs) == 0;
-	st.err_progs += st.progs.errs;
-	st.err_collect += !st.maps_ok + !st.progs_ok;
-	st.collections++;
-	st.taken = bpfmem_mono_s();
-	st.duration = st.taken - t0;
+	exp_st.progs.owners = exp_st.progs.owners_scanned = true;
+	exp_st.progs_ok = bpfmem_progs_sample(&exp_st.progs) == 0;
+	exp_st.err_progs += exp_st.progs.errs;
+	exp_st.err_collect += !exp_st.maps_ok + !exp_st.progs_ok;
+	exp_st.collections++;
+	exp_st.taken = bpfmem_mono_s();
+	exp_st.duration = exp_st.taken - t0;
 }
 
 /* ---- rendering ---- */
@@ -263,7 +242,7 @@ static void render_progs(struct bpfmem_prom *w)
 	int f;
 
 	/* run time and runs only while the kernel counts them: stale otherwise */
-	for (f = stats_counted() ? 0 : 2; f < 3; f++) {
+	for (f = exp_stats_counted() ? 0 : 2; f < 3; f++) {
 		static const char *const fam[][2] = {
 			{ "bpfmem_prog_run_time_seconds_total", "Time the program ran while run-time stats were enabled." },
 			{ "bpfmem_prog_runs_total", "Runs of the program while run-time stats were enabled." },
@@ -271,8 +250,8 @@ static void render_progs(struct bpfmem_prom *w)
 		};
 
 		bpfmem_prom_family(w, fam[f][0], "counter", fam[f][1]);
-		for (i = 0; i < st.progs.n; i++) {
-			const struct bpfmem_prog_row *r = &st.progs.rows[i];
+		for (i = 0; i < exp_st.progs.n; i++) {
+			const struct bpfmem_prog_row *r = &exp_st.progs.rows[i];
 			const char *type = libbpf_bpf_prog_type_str(r->info.type);
 			double v = f == 0 ? r->info.run_time_ns / 1e9 :
 				   f == 1 ? r->info.run_cnt : r->info.recursion_misses;
@@ -284,8 +263,8 @@ static void render_progs(struct bpfmem_prom *w)
 		}
 	}
 	bpfmem_prom_family(w, "bpfmem_prog_owner_processes", "gauge", "Processes holding a file descriptor of the program.");
-	for (i = 0; i < st.progs.n; i++) {
-		const struct bpfmem_prog_row *r = &st.progs.rows[i];
+	for (i = 0; i < exp_st.progs.n; i++) {
+		const struct bpfmem_prog_row *r = &exp_st.progs.rows[i];
 		const char *type = libbpf_bpf_prog_type_str(r->info.type);
 		char id[16];
 
@@ -294,8 +273,8 @@ static void render_progs(struct bpfmem_prom *w)
 				   type ? type : "unknown", NULL);
 	}
 	bpfmem_prom_family(w, "bpfmem_prog_map_info", "gauge", "1 for each map a program uses.");
-	for (i = 0; i < st.progs.n; i++) {
-		const struct bpfmem_prog_row *r = &st.progs.rows[i];
+	for (i = 0; i < exp_st.progs.n; i++) {
+		const struct bpfmem_prog_row *r = &exp_st.progs.rows[i];
 		char id[16], map[16];
 
 		snprintf(id, sizeof(id), "%u", r->info.id);
@@ -307,506 +286,62 @@ static void render_progs(struct bpfmem_prom *w)
 }
 
 /* the exporter's own families, as of now: not shared (tools/lib/prom_text.c's end too) */
-static void render_self(struct bpfmem_buf *b, bool om)
+void exp_render_self(struct bpfmem_buf *b, bool om)
 {
 	struct bpfmem_prom wr = { .b = b, .om = om }, *w = &wr;
 	int i;
 
 	bpfmem_prom_family(w, "bpfmem_prog_stats_enabled", "gauge", "1 while the kernel counts program run time and runs (by: exporter, --bpf-stats; sysctl, kernel.bpf_stats_enabled); 0: bpfmem_prog_run_time_seconds_total and bpfmem_prog_runs_total are left out.");
-	bpfmem_prom_sample(w, stats_counted(), "by", st.stats_fd >= 0 ? "exporter" :
-			   st.sysctl_stats ? "sysctl" : "none", NULL);
+	bpfmem_prom_sample(w, exp_stats_counted(), "by", exp_st.stats_fd >= 0 ? "exporter" :
+			   exp_st.sysctl_stats ? "sysctl" : "none", NULL);
 	bpfmem_prom_family(w, "bpfmem_exporter_scrape_duration_seconds", "gauge", "Time the last collection took.");
-	bpfmem_prom_sample(w, st.duration, NULL);
+	bpfmem_prom_sample(w, exp_st.duration, NULL);
 	bpfmem_prom_family(w, "bpfmem_exporter_data_age_seconds", "gauge", "Time since the collection served here ended (up to --interval when it is reused).");
-	bpfmem_prom_sample(w, bpfmem_mono_s() - st.taken, NULL);
+	bpfmem_prom_sample(w, bpfmem_mono_s() - exp_st.taken, NULL);
 	bpfmem_prom_family(w, "bpfmem_exporter_collections_total", "counter", "Collections of maps, memcgs, allocators and programs.");
-	bpfmem_prom_sample(w, st.collections, NULL);
+	bpfmem_prom_sample(w, exp_st.collections, NULL);
 	bpfmem_prom_family(w, "bpfmem_exporter_read_errors_total", "counter", "Objects that could not be read and were left out of a collection, by kind.");
-	bpfmem_prom_sample(w, st.err_maps, "kind", "map", NULL);
-	bpfmem_prom_sample(w, st.err_memcgs, "kind", "memcg", NULL);
-	bpfmem_prom_sample(w, st.err_listing, "kind", "allocator_listing", NULL);
-	bpfmem_prom_sample(w, st.err_progs, "kind", "prog", NULL);
+	bpfmem_prom_sample(w, exp_st.err_maps, "kind", "map", NULL);
+	bpfmem_prom_sample(w, exp_st.err_memcgs, "kind", "memcg", NULL);
+	bpfmem_prom_sample(w, exp_st.err_listing, "kind", "allocator_listing", NULL);
+	bpfmem_prom_sample(w, exp_st.err_progs, "kind", "prog", NULL);
 	bpfmem_prom_family(w, "bpfmem_exporter_collection_errors_total", "counter", "Collections whose map or program listing failed (those series are left out).");
-	bpfmem_prom_sample(w, st.err_collect, NULL);
+	bpfmem_prom_sample(w, exp_st.err_collect, NULL);
 	bpfmem_prom_family(w, "bpfmem_exporter_http_requests_total", "counter", "HTTP requests answered, by status code.");
 	for (i = 0; i < 10; i++) {
 		char code[8];
 
 		snprintf(code, sizeof(code), "%d", statuses[i]);
-		bpfmem_prom_sample(w, st.requests[i], "code", code, NULL);
+		bpfmem_prom_sample(w, exp_st.requests[i], "code", code, NULL);
 	}
 	bpfmem_prom_family(w, "bpfmem_exporter_connections_rejected_total", "counter", "Connections refused with 503 at the connection limit (all of them with a whole request).");
-	bpfmem_prom_sample(w, st.rejected, NULL);
+	bpfmem_prom_sample(w, exp_st.rejected, NULL);
 	bpfmem_prom_family(w, "bpfmem_exporter_connections_evicted_total", "counter", "Connections without a whole request closed (408) to make room for a new one at the connection limit.");
-	bpfmem_prom_sample(w, st.evicted, NULL);
+	bpfmem_prom_sample(w, exp_st.evicted, NULL);
 	bpfmem_prom_family(w, "bpfmem_exporter_request_timeouts_total", "counter", "Connections closed because the request or response did not complete in time.");
-	bpfmem_prom_sample(w, st.timeouts, NULL);
+	bpfmem_prom_sample(w, exp_st.timeouts, NULL);
 	bpfmem_prom_end(w);
 }
 
 /* what the collection says, the same for every scrape served from it */
-static void render_collection(struct bpfmem_buf *body, bool om)
+void exp_render_collection(struct bpfmem_buf *body, bool om)
 {
 	struct bpfmem_prom w = { .b = body, .om = om };
 
 	bpfmem_prom_build_info(&w);
-	if (st.maps_ok) {
-		bpfmem_prom_maps(&w, &st.maps);	/* the schema of maps --prometheus */
+	if (exp_st.maps_ok) {
+		bpfmem_prom_maps(&w, &exp_st.maps);	/* the schema of maps --prometheus */
 	} else {
 		bpfmem_prom_family(&w, "bpfmem_series_present", "gauge", "1 if the kernel carries the bpfmem series.");
-		bpfmem_prom_sample(&w, st.maps.series, NULL);
+		bpfmem_prom_sample(&w, exp_st.maps.series, NULL);
 	}
-	if (st.progs_ok)
+	if (exp_st.progs_ok)
 		render_progs(&w);
-}
-
-/* ---- server (libevent: listener, buffered connections, timers, signals) ---- */
-
-/* C_WAIT: a /metrics request waits for the collection under way */
-enum conn_state { C_READ, C_WAIT, C_WRITE, C_LINGER };
-
-struct conn {
-	struct bufferevent *bev;
-	struct event *deadline;	/* the current state's time limit */
-	enum conn_state state;
-	bool om, head;		/* C_WAIT: what the request asked for */
-	struct conn *prev, *next;	/* newest first */
-	struct bpfmem_http_parser ps;	/* C_READ: how far the request was searched */
-	size_t rlen;
-	char rbuf[BPFMEM_HTTP_MAX_REQUEST];
-};
-
-/*
- * The rendered collection, text and OpenMetrics, made once per collection and shared:
- * every response to a scrape references it in its output buffer
- * (evbuffer_add_reference), between its own headers and its own exporter families,
- * so each connection holds a reference and its send offset, not a copy (12 MB at
- * 10,000 maps). The loop thread alone touches the counts.
- */
-struct shared_body {
-	int refs;
-	long long gen;		/* st.collections it renders */
-	struct bpfmem_buf b;
-};
-static struct shared_body *bodies[2];	/* [om]: the latest, or NULL */
-
-static void body_put(struct shared_body *sb)
-{
-	if (sb && !--sb->refs) {
-		bpfmem_buf_free(&sb->b);
-		free(sb);
-	}
-}
-
-/* evbuffer: a response's reference is sent, or its connection freed */
-static void body_unref(const void *data, size_t len, void *arg)
-{
-	body_put(arg);
-}
-
-static void bodies_drop(void)
-{
-	body_put(bodies[0]);
-	body_put(bodies[1]);
-	bodies[0] = bodies[1] = NULL;
-}
-
-/* the last collection rendered (none may be running), NULL without memory */
-static struct shared_body *body_get(bool om)
-{
-	struct shared_body *sb = bodies[om];
-
-	if (sb && sb->gen == st.collections)
-		return sb;
-	body_put(sb);
-	bodies[om] = NULL;
-	sb = calloc(1, sizeof(*sb));
-	if (!sb)
-		return NULL;
-	sb->refs = 1;	/* bodies[]' */
-	sb->gen = st.collections;
-	render_collection(&sb->b, om);
-	if (sb->b.oom || !sb->b.len) {
-		body_put(sb);
-		return NULL;
-	}
-	bodies[om] = sb;
-	return sb;
-}
-
-/*
- * The collection runs in a thread of its own, so that the loop keeps answering other
- * requests (and accepting, timing out) meanwhile; /metrics requests that arrive while
- * it runs wait for it and share it. Only one runs at a time, and st's collection is
- * read (rendered) only while none runs, so the two threads never touch it together.
- */
-static struct {
-	pthread_t th;
-	bool running;		/* loop thread only */
-	int pipe[2];		/* the thread writes one byte when it is done */
-	struct event *done;
-} col = { .pipe = { -1, -1 } };
-
-static struct event_base *base;
-static struct evconnlistener *listener;
-static struct event *accept_retry;
-static struct conn *conns;	/* all open connections, for the cap and the exit */
-static int n_conns;
-
-static void conn_close(struct conn *c)
-{
-	if (c->prev)
-		c->prev->next = c->next;
-	else
-		conns = c->next;
-	if (c->next)
-		c->next->prev = c->prev;
-	n_conns--;
-	event_free(c->deadline);
-	bufferevent_free(c->bev);	/* closes the socket (BEV_OPT_CLOSE_ON_FREE) */
-	free(c);
-}
-
-static void set_deadline(struct conn *c, enum conn_state state, double s)
-{
-	struct timeval tv = { .tv_sec = (time_t)s,
-			      .tv_usec = (suseconds_t)((s - (time_t)s) * 1e6) };
-
-	c->state = state;
-	evtimer_add(c->deadline, &tv);
-}
-
-static void respond_error(struct bpfmem_buf *out, int status)
-{
-	char body[64];
-	int n = snprintf(body, sizeof(body), "%d %s\n", status, bpfmem_http_reason(status));
-
-	st.requests[status_idx(status)]++;
-	bpfmem_http_response(out, status, "text/plain; charset=utf-8", body, n, false,
-			     status == 405 ? "Allow: GET, HEAD\r\n" : NULL);
-}
-
-static bool send_response(struct conn *c, struct bpfmem_buf *out);
-
-/*
- * 200 for /metrics from the last collection (none may be running): headers, the
- * shared body, then @self, the exporter's own families (rendered for this response
- * when NULL). false: @c is closed.
- */
-static bool send_metrics(struct conn *c, bool om, bool head, const struct bpfmem_buf *self)
-{
-	struct evbuffer *out = bufferevent_get_output(c->bev);
-	struct shared_body *sb = body_get(om);
-	struct bpfmem_buf hdr = {}, own = {};
-	bool ok;
-
-	if (!self) {
-		render_self(&own, om);
-		self = &own;
-	}
-	if (!sb || self->oom) {
-		bpfmem_buf_free(&own);
-		respond_error(&hdr, 500);
-		return send_response(c, &hdr);
-	}
-	st.requests[0]++;
-	bpfmem_http_response(&hdr, 200, om ? BPFMEM_OM_CTYPE : BPFMEM_PROM_CTYPE, NULL,
-			     sb->b.len + self->len, true, NULL);
-	ok = !hdr.oom && !evbuffer_add(out, hdr.p, hdr.len);
-	if (ok && !head) {
-		sb->refs++;
-		if (evbuffer_add_reference(out, sb->b.p, sb->b.len, body_unref, sb)) {
-			sb->refs--;	/* not added: no cleanup call */
-			ok = false;
-		} else {
-			ok = !evbuffer_add(out, self->p, self->len);
-		}
-	}
-	bpfmem_buf_free(&hdr);
-	bpfmem_buf_free(&own);
-	if (!ok) {
-		conn_close(c);	/* frees what was added, the reference too */
-		return false;
-	}
-	set_deadline(c, C_WRITE, WRITE_TIMEOUT_S);
-	return true;
-}
-
-/* / and errors; /metrics is send_metrics() */
-static void respond(struct bpfmem_buf *out, const struct bpfmem_http_req *req)
-{
-	bool head = req->method == BPFMEM_HTTP_HEAD;
-
-	if (!strcmp(req->path, "/")) {
-		static const char index_line[] =
-			"bpfmem exporter " BPFMEM_VERSION ": BPF map memory, allocator caches and program cost at /metrics\n";
-
-		st.requests[0]++;
-		bpfmem_http_response(out, 200, "text/plain; charset=utf-8", index_line,
-				     sizeof(index_line) - 1, head, NULL);
-	} else {
-		respond_error(out, 404);
-	}
-}
-
-/* queues the response @out and starts its deadline; false: @c is closed */
-static bool send_response(struct conn *c, struct bpfmem_buf *out)
-{
-	/* not even the response fits in memory: just close */
-	if (out->oom || !out->len || bufferevent_write(c->bev, out->p, out->len)) {
-		bpfmem_buf_free(out);
-		conn_close(c);
-		return false;
-	}
-	bpfmem_buf_free(out);
-	set_deadline(c, C_WRITE, WRITE_TIMEOUT_S);
-	return true;
-}
-
-static void *collect_thread(void *arg)
-{
-	char b = 1;
-
-	collect();
-	while (write(col.pipe[1], &b, 1) < 0 && errno == EINTR)
-		;
-	return NULL;
-}
-
-/* a /metrics request: answered from a collection younger than --interval, or waits */
-static bool metrics_ready(struct conn *c, const struct bpfmem_http_req *req)
-{
-	if (!col.running && st.taken && env.interval > 0 &&
-	    bpfmem_mono_s() - st.taken < env.interval)
-		return true;
-	if (!col.running) {
-		if (pthread_create(&col.th, NULL, collect_thread, NULL)) {
-			collect();	/* no thread: in the loop */
-			return true;
-		}
-		col.running = true;
-	}
-	c->om = req->openmetrics;
-	c->head = req->method == BPFMEM_HTTP_HEAD;
-	evtimer_del(c->deadline);	/* the collection always ends */
-	c->state = C_WAIT;
-	return false;
-}
-
-/*
- * The collection thread is done: answer every request that waited for it, all with
- * the same body, the exporter's own families included (rendered once per format,
- * before any of them is counted): the batch's responses are byte for byte the same.
- */
-static void on_collected(evutil_socket_t fd, short what, void *arg)
-{
-	struct bpfmem_buf self[2] = {};
-	bool have[2] = {};
-	struct conn *c, *next;
-	char b;
-
-	while (read(fd, &b, 1) < 0 && errno == EINTR)
-		;
-	pthread_join(col.th, NULL);
-	col.running = false;
-	for (c = conns; c; c = c->next)
-		if (c->state == C_WAIT && !have[c->om]) {
-			render_self(&self[c->om], c->om);
-			have[c->om] = true;
-		}
-	for (c = conns; c; c = next) {
-		next = c->next;	/* send_metrics() may close c */
-		if (c->state == C_WAIT)
-			send_metrics(c, c->om, c->head, &self[c->om]);
-	}
-	bpfmem_buf_free(&self[0]);
-	bpfmem_buf_free(&self[1]);
-	if (!env.interval)	/* no scrape will reuse it: the responses hold it */
-		bodies_drop();
-}
-
-/*
- * READ: what came is appended to the connection's request buffer and the parser goes
- * on where it stopped (each byte searched once, whatever the size of the reads); a
- * whole request (or a bad one) is answered
- */
-static void on_read(struct bufferevent *bev, void *arg)
-{
-	struct evbuffer *in = bufferevent_get_input(bev);
-	struct conn *c = arg;
-	struct bpfmem_http_req req;
-	struct bpfmem_buf out = {};
-	int ret, n;
-
-	if (c->state != C_READ) {	/* bytes after the request: dropped */
-		evbuffer_drain(in, evbuffer_get_length(in));
-		return;
-	}
-	n = evbuffer_remove(in, c->rbuf + c->rlen, sizeof(c->rbuf) - c->rlen);
-	if (n > 0)
-		c->rlen += n;
-	/* beyond BPFMEM_HTTP_MAX_REQUEST: dropped, the parser answers 431 or 414 */
-	evbuffer_drain(in, evbuffer_get_length(in));
-	ret = bpfmem_http_parse_more(&c->ps, c->rbuf, c->rlen, &req);
-	if (ret == -EAGAIN)
-		return;
-	if (ret) {
-		respond_error(&out, ret);
-	} else if (!strcmp(req.path, "/metrics")) {
-		if (metrics_ready(c, &req)) {
-			send_metrics(c, req.openmetrics, req.method == BPFMEM_HTTP_HEAD, NULL);
-			if (!env.interval)
-				bodies_drop();
-		}
-		return;
-	} else {
-		respond(&out, &req);
-	}
-	send_response(c, &out);
-}
-
-/* the output buffer is empty: the response is sent */
-static void on_written(struct bufferevent *bev, void *arg)
-{
-	struct conn *c = arg;
-
-	if (c->state != C_WRITE)
-		return;
-	/* FIN, then drain what the client still sends for a moment, so that unread
-	 * request bytes do not turn our close into a RST that could destroy the
-	 * response before the client read it
-	 */
-	shutdown(bufferevent_getfd(bev), SHUT_WR);
-	set_deadline(c, C_LINGER, LINGER_S);
-}
-
-static void on_event(struct bufferevent *bev, short what, void *arg)
-{
-	struct conn *c = arg;
-
-	/* a client that half-closes after its request still gets the response */
-	if ((c->state == C_WRITE || c->state == C_WAIT) && (what & BEV_EVENT_EOF))
-		return;
-	/* closed before a whole request (no answer), after the response, or an error */
-	conn_close(c);
-}
-
-/* a connection without a whole request: 408, best effort, and it is gone */
-static void drop_unfinished(struct conn *c)
-{
-	struct bpfmem_buf b = {};
-
-	st.requests[status_idx(408)]++;
-	bpfmem_http_response(&b, 408, "text/plain; charset=utf-8",
-			     "408 Request Timeout\n", 20, false, NULL);
-	if (!b.oom)
-		send(bufferevent_getfd(c->bev), b.p, b.len, MSG_NOSIGNAL | MSG_DONTWAIT);
-	bpfmem_buf_free(&b);
-	conn_close(c);
-}
-
-static void on_deadline(evutil_socket_t fd, short what, void *arg)
-{
-	struct conn *c = arg;
-
-	if (c->state == C_READ) {	/* slow client */
-		st.timeouts++;
-		drop_unfinished(c);
-		return;
-	}
-	if (c->state == C_WRITE)
-		st.timeouts++;
-	conn_close(c);
-}
-
-/*
- * At the connection limit: the oldest connection that has not sent a whole request
- * makes room (408), so that idle or slow clients cannot keep scrapes out until their
- * READ_TIMEOUT_S ends; false when all have a request (waiting, being answered).
- */
-static bool evict_unfinished(void)
-{
-	struct conn *c, *oldest = NULL;
-
-	for (c = conns; c; c = c->next)	/* newest first */
-		if (c->state == C_READ)
-			oldest = c;
-	if (!oldest)
-		return false;
-	st.evicted++;
-	drop_unfinished(oldest);
-	return true;
-}
-
-static void on_accept(struct evconnlistener *l, evutil_socket_t fd, struct sockaddr *sa,
-		      int salen, void *arg)
-{
-	struct conn *c = NULL;
-
-	if (n_conns >= MAX_CONNS)
-		evict_unfinished();
-	if (n_conns < MAX_CONNS && (c = calloc(1, sizeof(*c)))) {
-		c->bev = bufferevent_socket_new(base, fd, BEV_OPT_CLOSE_ON_FREE);
-		c->deadline = evtimer_new(base, on_deadline, c);
-		if (!c->bev || !c->deadline) {
-			if (c->bev)
-				bufferevent_free(c->bev);	/* and fd */
-			else
-				close(fd);
-			if (c->deadline)
-				event_free(c->deadline);
-			free(c);
-			return;
-		}
-		c->next = conns;
-		if (conns)
-			conns->prev = c;
-		conns = c;
-		n_conns++;
-		bufferevent_setcb(c->bev, on_read, on_written, on_event, c);
-		bufferevent_enable(c->bev, EV_READ | EV_WRITE);
-		set_deadline(c, C_READ, READ_TIMEOUT_S);
-		return;
-	}
-	{
-		static const char busy[] = "HTTP/1.1 503 Service Unavailable\r\n"
-			"Content-Type: text/plain; charset=utf-8\r\nContent-Length: 24\r\n"
-			"Connection: close\r\n\r\n503 Service Unavailable\n";
-
-		st.rejected++;
-		st.requests[status_idx(503)]++;
-		if (send(fd, busy, sizeof(busy) - 1, MSG_NOSIGNAL | MSG_DONTWAIT) < 0 &&
-		    env.verbose)
-			bpfmem_warn("503 to a connection over the limit: %s", strerror(errno));
-		close(fd);
-	}
-}
-
-/* accept failed (EMFILE, ENOBUFS...): pause accepting for a moment, no busy loop */
-static void on_accept_error(struct evconnlistener *l, void *arg)
-{
-	static const struct timeval pause = { .tv_usec = 100000 };
-
-	if (env.verbose)
-		bpfmem_warn("accept: %s", strerror(errno));
-	evconnlistener_disable(l);
-	evtimer_add(accept_retry, &pause);
-}
-
-static void on_accept_retry(evutil_socket_t fd, short what, void *arg)
-{
-	evconnlistener_enable(listener);
-}
-
-static void on_signal(evutil_socket_t sig, short what, void *arg)
-{
-	bpfmem_exiting = 1;
-	event_base_loopbreak(base);
 }
 
 static void on_libevent_log(int severity, const char *msg)
 {
-	if (env.verbose || severity >= EVENT_LOG_ERR)
+	if (exp_env.verbose || severity >= EVENT_LOG_ERR)
 		bpfmem_warn("libevent: %s", msg);
 }
 
@@ -816,7 +351,7 @@ static int listen_on(void)
 	socklen_t len;
 	int fd, one = 1;
 
-	if (parse_listen(env.listen, &ss, &len))
+	if (parse_listen(exp_env.listen, &ss, &len))
 		return -EINVAL;
 	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (fd < 0) {
@@ -825,66 +360,11 @@ static int listen_on(void)
 	}
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	if (bind(fd, (struct sockaddr *)&ss, len) || listen(fd, 64)) {
-		bpfmem_err("cannot listen on %s: %s", env.listen, strerror(errno));
+		bpfmem_err("cannot listen on %s: %s", exp_env.listen, strerror(errno));
 		close(fd);
 		return -errno;
 	}
 	return fd;
-}
-
-/* 0 when the loop ended on SIGINT/SIGTERM */
-static int serve(int lfd)
-{
-	struct event *sigint, *sigterm;
-	int ret = -ENOMEM;
-
-	if (pipe2(col.pipe, O_CLOEXEC)) {
-		bpfmem_err("pipe: %s", strerror(errno));
-		close(lfd);
-		return -errno;
-	}
-	col.done = event_new(base, col.pipe[0], EV_READ | EV_PERSIST, on_collected, NULL);
-	listener = evconnlistener_new(base, on_accept, NULL,
-				      LEV_OPT_CLOSE_ON_FREE | LEV_OPT_CLOSE_ON_EXEC, 0, lfd);
-	accept_retry = evtimer_new(base, on_accept_retry, NULL);
-	sigint = evsignal_new(base, SIGINT, on_signal, NULL);
-	sigterm = evsignal_new(base, SIGTERM, on_signal, NULL);
-	if (!col.done || !listener || !accept_retry || !sigint || !sigterm ||
-	    event_add(col.done, NULL) || evsignal_add(sigint, NULL) ||
-	    evsignal_add(sigterm, NULL)) {
-		bpfmem_err("libevent: cannot set up the server");
-		if (!listener)
-			close(lfd);
-		goto out;
-	}
-	evconnlistener_set_error_cb(listener, on_accept_error);
-	if (bpfmem_exiting) {	/* a signal before the loop's handlers */
-		ret = 0;
-		goto out;
-	}
-	fprintf(stderr, "bpfmem exporter: listening on http://%s/metrics\n", env.listen);
-	ret = event_base_dispatch(base) < 0 ? -EIO : 0;
-	if (ret)
-		bpfmem_err("libevent: event loop failed");
-out:
-	if (col.running)	/* it uses st and the map iterator: let it finish */
-		pthread_join(col.th, NULL);
-	while (conns)
-		conn_close(conns);
-	bodies_drop();
-	if (col.done)
-		event_free(col.done);
-	close(col.pipe[0]);
-	close(col.pipe[1]);
-	if (listener)
-		evconnlistener_free(listener);	/* and lfd */
-	if (accept_retry)
-		event_free(accept_retry);
-	if (sigint)
-		event_free(sigint);
-	if (sigterm)
-		event_free(sigterm);
-	return ret;
 }
 
 int cmd_exporter(int argc, char **argv)
@@ -898,40 +378,32 @@ int cmd_exporter(int argc, char **argv)
 		struct sockaddr_storage ss;
 		socklen_t len;
 
-		if (parse_listen(env.listen, &ss, &len))
+		if (parse_listen(exp_env.listen, &ss, &len))
 			return 2;
 	}
 	bpfmem_setup_signals();	/* until the loop's own handlers take over */
-	if (bpfmem_collector_init(env.verbose, "maps"))
+	if (bpfmem_collector_init(exp_env.verbose, "maps"))
 		return 1;
-	if (env.bpf_stats) {
-		st.stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
-		if (st.stats_fd < 0) {
+	if (exp_env.bpf_stats) {
+		exp_st.stats_fd = bpf_enable_stats(BPF_STATS_RUN_TIME);
+		if (exp_st.stats_fd < 0) {
 			bpfmem_err("--bpf-stats: BPF_ENABLE_STATS refused: %s", strerror(errno));
 			return 1;
 		}
 	}
 	event_set_log_callback(on_libevent_log);
-	base = event_base_new();
-	if (!base) {
-		bpfmem_err("libevent: cannot create an event base");
-		return 1;
-	}
 	/* a client gone mid-response is an EPIPE for libevent's writev(), not a signal */
 	signal(SIGPIPE, SIG_IGN);
 	lfd = listen_on();
-	if (lfd < 0) {
-		event_base_free(base);
+	if (lfd < 0)
 		return 1;
-	}
-	st.maps.series = bpfmem_series_present();
-	bpfmem_maps_open(env.verbose);	/* or a note, and the collection does without */
-	ret = serve(lfd);
-	event_base_free(base);
-	if (st.stats_fd >= 0)
-		close(st.stats_fd);
+	exp_st.maps.series = bpfmem_series_present();
+	bpfmem_maps_open(exp_env.verbose);	/* or a note, and the collection does without */
+	ret = exp_serve(lfd);
+	if (exp_st.stats_fd >= 0)
+		close(exp_st.stats_fd);
 	bpfmem_maps_close();
-	bpfmem_maps_free(&st.maps);
-	bpfmem_progs_free(&st.progs);
+	bpfmem_maps_free(&exp_st.maps);
+	bpfmem_progs_free(&exp_st.progs);
 	return ret ? 1 : 0;
 }
