@@ -15,8 +15,8 @@
  * collection younger than --interval (default DEFAULT_INTERVAL_S, 0: never);
  * bpfmem_exporter_data_age_seconds says how old what it serves is.
  *
- * Server (tools/exporter/server.c): a libevent (libevent_core) loop: listener, buffered connections, timers,
- * signals; the request parser is tools/lib/http.c. The collection runs in a thread
+ * Server (tools/exporter/server.c): a libevent (libevent_core) loop: listener,
+ * buffered connections, timers, signals; the request parser is tools/lib/http.c. The collection runs in a thread
  * of its own: other requests are answered meanwhile, and the /metrics requests that
  * arrive during a collection wait for it and share it. At most
  * MAX_CONNS connections: at the limit a new one evicts the oldest that has not sent a
