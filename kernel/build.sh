@@ -276,7 +276,10 @@ for f in $frags; do
 done
 [ -z "$missing" ] || die "config options that did not stick after olddefconfig:$missing"
 
-stage "building bzImage + vmlinux (make -j$JOBS; a cold build takes 11-14 min on 2 CPUs)"
+case "$flavor" in
+distro*) stage "building bzImage + vmlinux (make -j$JOBS; Debian's whole config: about 60 min cold on 2 CPUs)" ;;
+*) stage "building bzImage + vmlinux (make -j$JOBS; a cold build takes 11-14 min on 2 CPUs)" ;;
+esac
 # modules: nothing is built as a module, but modpost writes Module.symvers, which the
 # selftests' out-of-tree modules (bpf_testmod.ko, tests/selftests-build.sh) link against
 if ! mk -j"$JOBS" bzImage modules >"$out/build.log" 2>&1; then
