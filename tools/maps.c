@@ -66,6 +66,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -258,7 +259,8 @@ static void print_text(const struct bpfmem_maps_sample *s)
 	for (i = 0; i < s->n; i++) {
 		const struct bpfmem_map_row *r = &s->rows[i];
 		char own[64], name[BPFMEM_TEXT_SAFE_LEN(sizeof(r->info.name))];
-		char memcg[BPFMEM_TEXT_SAFE_LEN(sizeof(r->memcg))];
+		/* paths of any length (< PATH_MAX): static, 16 KiB */
+		static char memcg[BPFMEM_TEXT_SAFE_LEN(PATH_MAX)];
 
 		/* names from processes and cgroups: \xNN for what a terminal acts on */
 		bpfmem_owners_text(own, sizeof(own), r->owners, r->n_owners);
@@ -305,7 +307,7 @@ static void print_text(const struct bpfmem_maps_sample *s)
 		       "SLAB_UNRECL", "VMALLOC");
 		for (i = 0; i < s->n_memcgs; i++) {
 			const struct bpfmem_memcg *m = &s->memcgs[i];
-			char path[BPFMEM_TEXT_SAFE_LEN(sizeof(m->path))];
+			static char path[BPFMEM_TEXT_SAFE_LEN(PATH_MAX)];
 
 			printf("%-40s", bpfmem_text_safe(path, sizeof(path), m->path));
 			print_num(m->current, 12);
