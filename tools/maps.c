@@ -21,7 +21,10 @@
  *   kfunc    bpf_map_sum_elem_count() from the iterator (hash-type maps)
  *   array    array-type maps: every slot exists, elements = max_entries
  *   iterated other maps with max_entries <= 65536: keys counted with
- *            bpf_map_get_next_key (cheap at that size)
+ *            bpf_map_get_next_key, at most max_entries (a map changing while
+ *            walked may show a key twice)
+ *   budget   such a map past the sample's budget of keys walked (262144 over all
+ *            maps, a syscall each): not counted (null in JSON)
  *   n/a      anything else (null in JSON)
  *
  * JSON (-j): one object per line and interval:
@@ -158,7 +161,8 @@ static const struct bpfmem_cli cli = {
 	       "cached and pending bytes (bpfmem series), owners and the charged memcg.",
 	.epilog = "Elements: fdinfo (series), kfunc (bpf_map_sum_elem_count, hash maps), array\n"
 		  "(= max_entries), iterated (keys counted, maps up to "
-		  STR(BPFMEM_ITER_MAX_ENTRIES) " entries), else n/a.",
+		  STR(BPFMEM_ITER_MAX_ENTRIES) " entries), budget (not counted: the\n"
+		  "sample's keys walked are spent), else n/a.",
 	.opts = opts,
 	.examples = examples,
 	.parse = parse_opt,

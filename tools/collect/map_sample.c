@@ -356,6 +356,7 @@ static int map_memcg(struct bpfmem_maps_sample *s, struct bpfmem_map_row *r,
 int bpfmem_maps_sample(struct bpfmem_maps_sample *s, const struct bpfmem_maps_filter *f)
 {
 	static struct iter_rec_set iset;
+	long long key_budget = BPFMEM_ITER_KEY_BUDGET;
 	bool have_iter, reran = false;
 	__u32 id = 0;
 	int err;
@@ -456,13 +457,17 @@ int bpfmem_maps_sample(struct bpfmem_maps_sample *s, const struct bpfmem_maps_fi
 			r->elements = info.max_entries;
 			r->elem_src = "array";
 		} else if (info.max_entries <= BPFMEM_ITER_MAX_ENTRIES && !f->fdinfo_only) {
-			/* a map that changes while walked may show a key twice: bounded */
-			long long n = bpfmem_count_keys(fd, info.key_size,
-							2 * BPFMEM_ITER_MAX_ENTRIES + 1);
+			/* at most max_entries (a changing map may show a key twice), and
+			 * BPFMEM_ITER_KEY_BUDGET keys per sample over all maps
+			 */
+			long long n = bpfmem_count_elements(fd, info.key_size, info.max_entries,
+							    &key_budget);
 
 			if (n >= 0) {
 				r->elements = n;
 				r->elem_src = "iterated";
+			} else if (n == -E2BIG) {
+				r->elem_src = "budget";
 			}
 		}
 		close(fd);

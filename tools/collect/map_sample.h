@@ -19,6 +19,10 @@
 
 #define BPFMEM_MAP_MAX_OWNERS 8
 #define BPFMEM_ITER_MAX_ENTRIES 65536	/* keys counted up to this many entries */
+/* keys walked per sample at most (one syscall each), over all maps; the maps past it
+ * get elements null, elements_source "budget"
+ */
+#define BPFMEM_ITER_KEY_BUDGET (4 * BPFMEM_ITER_MAX_ENTRIES)
 #define BPFMEM_MEMCG_UNKNOWN "unknown"	/* never a path: those start with '/' */
 
 struct bpfmem_map_row {
