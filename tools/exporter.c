@@ -45,7 +45,7 @@
  *
  * Cardinality: per-map, per-memcg, per-program and per-allocator series exist only
  * for the objects present at the scrape; label values are bounded strings (map and
- * program names 15 bytes, comm 15, memcg paths 255, allocator owners 63).
+ * program names 15 bytes, comm 15, memcg paths below PATH_MAX, whole, allocator owners 63).
  */
 #define _GNU_SOURCE
 #include <arpa/inet.h>

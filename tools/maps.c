@@ -21,7 +21,10 @@
  *   kfunc    bpf_map_sum_elem_count() from the iterator (hash-type maps)
  *   array    array-type maps: every slot exists, elements = max_entries
  *   iterated other maps with max_entries <= 65536: keys counted with
- *            bpf_map_get_next_key (cheap at that size)
+ *            bpf_map_get_next_key, at most max_entries (a map changing while
+ *            walked may show a key twice)
+ *   budget   such a map past the sample's budget of keys walked (262144 over all
+ *            maps, a syscall each): not counted (null in JSON)
  *   n/a      anything else (null in JSON)
  *
  * JSON (-j): one object per line and interval:
@@ -66,6 +69,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -157,7 +161,8 @@ static const struct bpfmem_cli cli = {
 	       "cached and pending bytes (bpfmem series), owners and the charged memcg.",
 	.epilog = "Elements: fdinfo (series), kfunc (bpf_map_sum_elem_count, hash maps), array\n"
 		  "(= max_entries), iterated (keys counted, maps up to "
-		  STR(BPFMEM_ITER_MAX_ENTRIES) " entries), else n/a.",
+		  STR(BPFMEM_ITER_MAX_ENTRIES) " entries), budget (not counted: the\n"
+		  "sample's keys walked are spent), else n/a.",
 	.opts = opts,
 	.examples = examples,
 	.parse = parse_opt,
@@ -258,7 +263,8 @@ static void print_text(const struct bpfmem_maps_sample *s)
 	for (i = 0; i < s->n; i++) {
 		const struct bpfmem_map_row *r = &s->rows[i];
 		char own[64], name[BPFMEM_TEXT_SAFE_LEN(sizeof(r->info.name))];
-		char memcg[BPFMEM_TEXT_SAFE_LEN(sizeof(r->memcg))];
+		/* paths of any length (< PATH_MAX): static, 16 KiB */
+		static char memcg[BPFMEM_TEXT_SAFE_LEN(PATH_MAX)];
 
 		/* names from processes and cgroups: \xNN for what a terminal acts on */
 		bpfmem_owners_text(own, sizeof(own), r->owners, r->n_owners);
@@ -305,7 +311,7 @@ static void print_text(const struct bpfmem_maps_sample *s)
 		       "SLAB_UNRECL", "VMALLOC");
 		for (i = 0; i < s->n_memcgs; i++) {
 			const struct bpfmem_memcg *m = &s->memcgs[i];
-			char path[BPFMEM_TEXT_SAFE_LEN(sizeof(m->path))];
+			static char path[BPFMEM_TEXT_SAFE_LEN(PATH_MAX)];
 
 			printf("%-40s", bpfmem_text_safe(path, sizeof(path), m->path));
 			print_num(m->current, 12);

@@ -66,7 +66,8 @@ const char *const sc_hook_names[] = { "auto", "fentry", "kprobe", "tracepoint" }
 /* --hook's words, in the order of enum hook from HOOK_FENTRY */
 static const char *const hook_opts[] = { "fentry", "kprobe", "tp" };
 
-struct syscalls_env sc_env = { .top = 10, .max_inflight = 8192 };
+/* max_inflight 0: sized at start from the threads (bpfmem_per_thread_size()) */
+struct syscalls_env sc_env = { .top = 10 };
 
 enum { OPT_HOOK = 256, OPT_MAX_ENTRIES, OPT_MAX_INFLIGHT, OPT_STATS };
 
@@ -98,7 +99,7 @@ static const struct bpfmem_opt opts[] = {
 	{ OPT_MAX_ENTRIES, "max-entries", "N", "size of the aggregate map (default 512 per syscall, which holds\n"
 	  "every syscall number, 4096 with -P); updates beyond it are\n"
 	  "counted and reported as dropped" },
-	{ OPT_MAX_INFLIGHT, "max-inflight", "N", "size of the in-flight (per thread) map (default 8192)" },
+	{ OPT_MAX_INFLIGHT, "max-inflight", "N", "size of the in-flight (per thread) map (default 2 x the threads at start, at least 8192)" },
 	{ OPT_STATS, "stats", NULL, "per interval: map element counts, in-flight entries of dead\n"
 	  "threads (must be 0), entries removed at thread exit",
 	  .flag = &sc_env.stats },
@@ -200,6 +201,22 @@ static bool task_gone(__u32 id, bool proc_ok)
  * not seen (a missed run on PREEMPT_RT). The entry is looked up again after the check:
  * a thread that exits between the key's listing and the check is not one.
  */
+/*
+ * --max-inflight, else twice the threads now (/proc/loadavg), at least 8192: the map
+ * holds an entry per thread inside a syscall and is not preallocated (memory only for
+ * the live entries), so room for threads started later costs nothing; a map still too
+ * small loses latency samples, counted in inflight_lost.
+ */
+static long inflight_size(void)
+{
+	char buf[128];
+
+	if (sc_env.max_inflight)
+		return sc_env.max_inflight;
+	return bpfmem_per_thread_size(bpfmem_read_file("/proc/loadavg", buf, sizeof(buf)) > 0 ?
+				      buf : NULL, 8192, 1 << 24);
+}
+
 static void inflight_scan(int fd, long long *elements, long long *dead)
 {
 	struct sc_inflight in;
@@ -491,7 +508,7 @@ int cmd_syscalls(int argc, char **argv)
 	if (!err)
 		err = bpf_map__set_max_entries(skel->maps.counts, sc_env.max_entries);
 	if (!err)
-		err = bpf_map__set_max_entries(skel->maps.inflight, sc_env.max_inflight);
+		err = bpf_map__set_max_entries(skel->maps.inflight, inflight_size());
 	if (err) {
 		bpfmem_err("cannot size the maps: %s", strerror(-err));
 		goto out;

@@ -264,6 +264,50 @@ grep -q '^\.owners_source="proc"$' /tmp/proc.flat && grep -q "^\.maps\[0\]\.id=$
 	! grep -q '^\.maps\[0\]\.owners\[' /tmp/proc.flat
 ok $? "BPFMEM_OWNERS=proc under the unit's capabilities: the holder is not seen (what the iterator fixes)"
 
+# a memcg path longer than 255 bytes (Kubernetes in docker reaches ~320): six levels
+# of 50 bytes, so that a cut at 255 bytes is exactly the parent's path; a sibling
+# holder makes the parent's memory.current differ from the leaf's. The full path is
+# reported, as memcg and as the owners' cgroup, with the leaf's own memory.current.
+long=""
+for l in 1 2 3 4 5 6; do
+	echo +memory >/sys/fs/cgroup$long/cgroup.subtree_control 2>/dev/null
+	long="$long/$(printf 'bpfmem-level%d-%036d' $l 0)"
+	mkdir -p /sys/fs/cgroup$long
+done
+parent=${long%/*}
+maps-holder -c /sys/fs/cgroup$parent/sib >/tmp/mhs.txt 2>&1 &
+spid=$!
+maps-holder -c /sys/fs/cgroup$long >/tmp/mhl.txt 2>&1 &
+lpid=$!
+i=0
+while ! { grep -q '^ready' /tmp/mhl.txt && grep -q '^ready' /tmp/mhs.txt; } && [ $i -lt 100 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+bpfmem maps -p $lpid -j 2>/tmp/err.txt | json-flat >/tmp/long.flat
+sed 's/^/# stderr: /' /tmp/err.txt
+nm=$(grep -c "^\.maps\[[0-9]*\]\.memcg=\"$long\"\$" /tmp/long.flat)
+no=$(grep -c "^\.maps\[[0-9]*\]\.owners\[0\]\.cgroup=\"$long\"\$" /tmp/long.flat)
+[ ${#long} -gt 300 ] && [ "$nm" = 6 ] && [ "$no" = 6 ]
+ok $? "memcg path of ${#long} bytes: full path as memcg ($nm of 6) and owners' cgroup ($no of 6)"
+idx=$(grep -n '^\.memcgs\[[0-9]*\]\.path=' /tmp/long.flat | grep -F "=\"$long\"" |
+	sed -n 's/^[0-9]*:\.memcgs\[\([0-9]*\)\].*/\1/p')
+jcur=$(sed -n "s/^\.memcgs\[$idx\]\.memory_current=//p" /tmp/long.flat)
+cur=$(cat /sys/fs/cgroup$long/memory.current)
+pcur=$(cat /sys/fs/cgroup$parent/memory.current)
+echo "# memory.current: leaf $cur, parent $pcur, bpfmem $jcur; memcgs:"
+grep '^\.memcgs\[[0-9]*\]\.path=' /tmp/long.flat | cut -c1-120 | sed 's/^/#   /'
+[ -n "$idx" ] && [ "$jcur" = "$cur" ] && [ "$cur" != "$pcur" ]
+ok $? "its memory_current is the leaf's ($cur), not the parent's ($pcur)"
+kill $lpid $spid
+wait $lpid $spid 2>/dev/null
+rmdir /sys/fs/cgroup$parent/sib /sys/fs/cgroup$long 2>/dev/null
+d=$parent
+while [ -n "$d" ]; do
+	rmdir /sys/fs/cgroup$d 2>/dev/null
+	d=${d%/*}
+done
+
 # watch mode: -i/-n, and SIGINT prints the final interval and exits 0
 bpfmem maps -p $hpid -j -i 0.3 -n 3 >/tmp/watch.json 2>&1
 [ $? = 0 ] && [ "$(wc -l </tmp/watch.json)" = 3 ] && json-flat -q </tmp/watch.json

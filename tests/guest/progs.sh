@@ -17,7 +17,7 @@ err_case "operand" "" bpfmem progs extra
 err_case "-d with -n" "exclusive" bpfmem progs -d 1 -n 1
 err_case "unknown --id" "no BPF program with id" bpfmem progs --id 4000000 -n 1
 
-progrun -n $RUNS >/tmp/pr.out 2>&1 &
+progrun -n $RUNS -m 70 >/tmp/pr.out 2>&1 &
 ppid=$!
 wait_for '^progrun ' /tmp/pr.out $ppid
 pid=$(kv /tmp/pr.out prog_id progrun) mid=$(kv /tmp/pr.out map_id progrun)
@@ -49,6 +49,17 @@ ok $? "program $pid reported as sched_cls progrun"
 grep -o "{\"id\":$pid,[^}]*" /tmp/pj.json | tail -n1 >/tmp/pj.last
 grep -q "\"map_ids\":\[[0-9,]*\b$mid\b" /tmp/pj.last && grep -q '"map_memlock":[1-9]' /tmp/pj.last
 ok $? "its map $mid listed, with memlock ($(grep -o '"map_memlock":[0-9]*' /tmp/pj.last))"
+# a program using 70 maps (more than the verifier takes at load: bound afterwards):
+# every map id listed, map_memlock the sum of all 70
+many=$(kv /tmp/pr.out prog_id manymaps) mml=$(kv /tmp/pr.out memlock manymaps)
+bpfmem progs -j -i 0.3 -n 1 --id "$many" >/tmp/pm.json 2>/tmp/pm.err
+rc=$?
+sed 's/^/#   /' /tmp/pm.err
+nids=$(grep -o "{\"id\":$many,[^}]*" /tmp/pm.json | tail -n1 | sed -n 's/.*"map_ids":\[\([0-9,]*\)\].*/\1/p' |
+	tr , '\n' | grep -c .)
+gml=$(grep -o "{\"id\":$many,[^}]*" /tmp/pm.json | tail -n1 | sed -n 's/.*"map_memlock":\([0-9]*\).*/\1/p')
+[ $rc = 0 ] && [ -n "$many" ] && [ "$nids" = 70 ] && [ -n "$mml" ] && [ "$gml" = "$mml" ]
+ok $? "program $many with 70 maps: $nids map ids listed, map_memlock $gml = $mml (exit $rc)"
 if bpfmem probe -j 2>/dev/null | grep -q '"series":true'; then
 	grep -q '"map_cached_bytes":[0-9]' /tmp/pj.last
 	ok $? "allocator cached bytes of its map ($(grep -o '"map_cached_bytes":[0-9a-z]*' /tmp/pj.last))"

@@ -310,6 +310,23 @@ rc=$?
 [ $rc != 0 ] && [ "$(wc -l <$T/bad.err)" = 1 ] && grep -q 'privilege' $T/bad.err
 ok $? "no privilege: rc $rc, '$(cat $T/bad.err)'"
 
+# the in-flight map (an entry per thread inside a syscall) is sized from the threads at
+# start: with 4500 more threads, twice the threads of /proc/loadavg (over 8192)
+syscall-workload -T 4500 >$T/thr 2>&1 &
+tp=$!
+wait_for '^threads' $T/thr $tp
+thr=$(cut -d' ' -f4 /proc/loadavg | cut -d/ -f2)
+bpfmem syscalls -d 0.3 -j >$T/thr.json 2>$T/thr.err
+rc=$?
+kill $tp
+wait $tp 2>/dev/null
+sed 's/^/# /' $T/thr.err
+got=$(grep -o '"name":"inflight","id":[0-9]*,"max_entries":[0-9]*' $T/thr.json | tail -n1 |
+	sed 's/.*://')
+[ $rc = 0 ] && [ -n "$got" ] && [ "$got" -gt 8192 ] && [ "$got" -ge $((2 * thr - 200)) ] &&
+	[ "$got" -le $((2 * thr + 200)) ]
+ok $? "in-flight map sized from $thr threads: max_entries $got (twice, not 8192; exit $rc)"
+
 bpfmem syscalls -l >$T/list
 expect "-l lists getppid as 110" "$(awk '$2 == "getppid" { print $1 }' $T/list)" 110
 done_testing

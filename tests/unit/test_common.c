@@ -8,6 +8,7 @@
  *    bytes and escape sequences as \xNN, UTF-8 kept, cut at a whole escape;
  *  - bpfmem_find_id(), the id search of the sorted sample tables (maps, progs), and the
  *    --id and --max-entries values of opts.c;
+ *  - bpfmem_per_thread_size() (opts.c), syscalls' in-flight map from the threads;
  *  - bpfmem_tracer_status(), the exit status syscalls and flows share (3: events
  *    were dropped, the counts are incomplete).
  */
@@ -136,9 +137,24 @@ static void test_id_opts(void)
 	      "--max-entries: 1..2^24");
 }
 
+static void test_per_thread_size(void)
+{
+	CHECK(bpfmem_per_thread_size("0.00 0.01 0.05 1/123 4567\n", 8192, 1 << 24) == 8192,
+	      "per-thread map: 123 threads, at least 8192");
+	CHECK(bpfmem_per_thread_size("3.10 2.00 1.50 7/20000 99\n", 8192, 1 << 24) == 40000,
+	      "per-thread map: 20000 threads, twice that (40000)");
+	CHECK(bpfmem_per_thread_size("1 1 1 1/9000000 9\n", 8192, 1 << 24) == 1 << 24,
+	      "per-thread map: 9000000 threads, at most 2^24");
+	CHECK(bpfmem_per_thread_size("garbage", 8192, 1 << 24) == 8192 &&
+	      bpfmem_per_thread_size(NULL, 8192, 1 << 24) == 8192 &&
+	      bpfmem_per_thread_size("0.00 0.01 0.05 1/0 4\n", 8192, 1 << 24) == 8192,
+	      "per-thread map: unreadable or odd /proc/loadavg, the minimum");
+}
+
 int main(void)
 {
 	test_grow();
+	test_per_thread_size();
 	test_text_safe();
 	test_tracer_status();
 	test_find_id();

@@ -14,6 +14,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,7 +58,7 @@ static void fake_sample(struct bpfmem_maps_sample *s)
 	snprintf(r->owners[0].comm, sizeof(r->owners[0].comm), "we\"ird\\\n\xff\xfe");
 	r->owners[1].pid = 43;
 	snprintf(r->owners[1].comm, sizeof(r->owners[1].comm), "holder");
-	snprintf(r->memcg, sizeof(r->memcg), "/caf\xc3\xa9/x\xc3(");
+	r->memcg = "/caf\xc3\xa9/x\xc3(";
 	r->memcg_src = "objcg";
 	/* a preallocated one, no series lines (n/a) */
 	r = &rows[1];
@@ -80,14 +81,14 @@ static void fake_sample(struct bpfmem_maps_sample *s)
 	r->fdi.cached_bytes = r->fdi.pending_bytes = r->fdi.alloc_failures = -1;
 	r->elements = -1;
 	r->mode = "-";
-	snprintf(r->memcg, sizeof(r->memcg), "/");
+	r->memcg = "/";
 	r->memcg_src = "owner";
 	s->rows = rows;
 	s->n = 3;
-	snprintf(memcgs[0].path, sizeof(memcgs[0].path), "/");
+	memcgs[0].path = "/";
 	memcgs[0].current = 1000;
 	memcgs[0].kernel = memcgs[0].percpu = memcgs[0].slab = memcgs[0].vmalloc = -1;
-	snprintf(memcgs[1].path, sizeof(memcgs[1].path), "/caf\xc3\xa9/x\xc3(");
+	memcgs[1].path = "/caf\xc3\xa9/x\xc3(";
 	memcgs[1].current = 262144;
 	memcgs[1].kernel = 163840;
 	memcgs[1].percpu = 0;
@@ -275,7 +276,7 @@ static void test_schema(void)
 	rows[0].n_owners = 1;
 	rows[0].owners[0].pid = 99;
 	snprintf(rows[0].owners[0].comm, sizeof(rows[0].owners[0].comm), "other");
-	snprintf(rows[0].memcg, sizeof(rows[0].memcg), "/renamed");
+	rows[0].memcg = "/renamed";
 	text2 = render(&s, false);
 	grep_lines(text, "bpfmem_map_", lines, sizeof(lines));
 	grep_lines(text2 ? text2 : "", "bpfmem_map_", lines2, sizeof(lines2));
@@ -297,6 +298,24 @@ static void test_schema(void)
 					       (int)(strrchr(y, ' ') - y), y);
 		CHECK(info_ok && oa > 1000 && !strcmp(a, b),
 		      "owners and memcg change: the same per-map value series, only bpfmem_map_info differs");
+	}
+	{
+		/* Kubernetes in docker: memcg paths of ~320 bytes, whole in the labels */
+		static char longcg[PATH_MAX], want[PATH_MAX + 16];
+		char *t;
+		int k;
+
+		for (k = 0; k < 6; k++)
+			snprintf(longcg + strlen(longcg), sizeof(longcg) - strlen(longcg),
+				 "/kubepods-burstable-pod%d-0123456789abcdef0123456789ab", k);
+		rows[0].memcg = longcg;
+		memcgs[1].path = longcg;
+		t = render(&s, false);
+		snprintf(want, sizeof(want), "memcg=\"%s\"", longcg);
+		CHECK(strlen(longcg) > 300 && t && strstr(t, want) &&
+		      strstr(strstr(t, want) + 1, want),
+		      "a memcg path of over 300 bytes whole in bpfmem_map_info and bpfmem_memcg_*");
+		free(t);
 	}
 	free(text2);
 	free(text);

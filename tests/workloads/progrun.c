@@ -4,7 +4,9 @@
  * BPF_F_NO_PREALLOC hash map, prints "progrun prog_id N map_id M pid P" and waits;
  * each SIGUSR1 runs it RUNS times (BPF_PROG_TEST_RUN, repeat RUNS) and prints
  * "ran RUNS total T"; SIGTERM/SIGINT ends it. For the bpfmem progs test: a program
- * whose run count is known.
+ * whose run count is known. With -m MAPS also a second program that uses MAPS array
+ * maps (more than the verifier's 64: the others bound with BPF_PROG_BIND_MAP), printed
+ * as "manymaps prog_id N maps MAPS memlock SUM" (SUM: their fdinfo memlock).
  */
 #include <errno.h>
 #include <signal.h>
@@ -15,8 +17,45 @@
 #include <bpf/bpf.h>
 #include <bpf/libbpf.h>
 #include "progrun.skel.h"
+#include "wl-util.h"
 
 static volatile sig_atomic_t go, stop;
+
+/* a socket filter "r0 = 0; exit" using @n new array maps; its fd, or -1 */
+static int load_many_maps(int n, long long *memlock)
+{
+	struct bpf_insn insns[] = {
+		{ .code = BPF_LD | BPF_DW | BPF_IMM, .dst_reg = BPF_REG_1,
+		  .src_reg = BPF_PSEUDO_MAP_FD },
+		{ 0 },
+		{ .code = BPF_ALU64 | BPF_MOV | BPF_K, .dst_reg = BPF_REG_0 },
+		{ .code = BPF_JMP | BPF_EXIT },
+	};
+	struct bpf_prog_info pi = {};
+	__u32 plen = sizeof(pi);
+	int i, fd, prog = -1;
+
+	*memlock = 0;
+	for (i = 0; i < n; i++) {
+		fd = bpf_map_create(BPF_MAP_TYPE_ARRAY, "progrun_many", 4, 8, 16, NULL);
+		if (fd < 0)
+			return -1;
+		*memlock += wl_fdinfo(fd, "memlock");
+		if (!i) {
+			insns[0].imm = fd;
+			prog = bpf_prog_load(BPF_PROG_TYPE_SOCKET_FILTER, "progrun_many", "GPL",
+					     insns, sizeof(insns) / sizeof(insns[0]), NULL);
+			if (prog < 0)
+				return -1;
+		} else if (bpf_prog_bind_map(prog, fd, NULL)) {
+			return -1;
+		}
+	}
+	if (bpf_obj_get_info_by_fd(prog, &pi, &plen))
+		return -1;
+	printf("manymaps prog_id %u maps %d memlock %lld\n", pi.id, n, *memlock);
+	return prog;
+}
 
 static void on_sig(int sig)
 {
@@ -33,13 +72,16 @@ int main(int argc, char **argv)
 	__u32 plen = sizeof(pi), mlen = sizeof(mi);
 	struct progrun_bpf *skel;
 	char pkt[64] = {};
-	long n = 1000;
+	long n = 1000, many = 0;
+	long long memlock;
 	sigset_t set, old;
 	int c;
 
-	while ((c = getopt(argc, argv, "n:")) != -1) {
+	while ((c = getopt(argc, argv, "n:m:")) != -1) {
+		if (c == 'm' && (many = atol(optarg)) > 0)
+			continue;
 		if (c != 'n' || (n = atol(optarg)) <= 0) {
-			fprintf(stderr, "usage: progrun [-n RUNS]\n");
+			fprintf(stderr, "usage: progrun [-n RUNS] [-m MAPS]\n");
 			return 2;
 		}
 	}
@@ -58,6 +100,10 @@ int main(int argc, char **argv)
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGINT);
 	sigprocmask(SIG_BLOCK, &set, &old);
+	if (many && load_many_maps(many, &memlock) < 0) {
+		fprintf(stderr, "progrun: program with %ld maps: %s\n", many, strerror(errno));
+		return 1;
+	}
 	printf("progrun prog_id %u map_id %u pid %d\n", pi.id, mi.id, getpid());
 	fflush(stdout);
 	while (!stop) {

@@ -6,6 +6,7 @@
  *   syscall-workload [-s] [-g N] [-o N] [-n N] [-t MS]   basic mix (default 1000/500/20/5)
  *   syscall-workload [-s] -m N                           50 distinct syscalls, N calls each
  *   syscall-workload [-s] -f N                           N short-lived child processes
+ *   syscall-workload -T N                                N more threads, idle until killed
  *   syscall-workload -u UID CMD [ARG...]                 run CMD as UID (privilege tests)
  *
  * -s: print "pid N", then wait for SIGUSR1 before starting (attach the tracer first).
@@ -14,6 +15,8 @@
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -126,6 +129,35 @@ static void churn(long n)
 		;
 }
 
+static void *idle(void *arg)
+{
+	(void)arg;
+	for (;;)
+		pause();
+	return NULL;
+}
+
+/* @n threads (small stacks) that wait for the end: "threads N", then killed */
+static int idle_threads(long n)
+{
+	pthread_attr_t attr;
+	pthread_t th;
+	long i;
+
+	pthread_attr_init(&attr);
+	pthread_attr_setstacksize(&attr, PTHREAD_STACK_MIN > 65536 ? PTHREAD_STACK_MIN : 65536);
+	for (i = 0; i < n; i++)
+		if (pthread_create(&th, &attr, idle, NULL)) {
+			fprintf(stderr, "syscall-workload: thread %ld: cannot create\n", i);
+			return 1;
+		}
+	printf("threads %ld\n", n);
+	fflush(stdout);
+	for (;;)
+		pause();
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	long getppids = 1000, opens = 500, sleeps = 20, sleep_ms = 5, many_n = -1, forks = -1;
@@ -135,8 +167,9 @@ int main(int argc, char **argv)
 	long i;
 	int c;
 
-	while ((c = getopt(argc, argv, "+sg:o:n:t:m:f:u:h")) != -1) {
+	while ((c = getopt(argc, argv, "+sg:o:n:t:m:f:u:T:h")) != -1) {
 		switch (c) {
+		case 'T': return idle_threads(num(optarg));
 		case 's': wait_sig = true; break;
 		case 'g': getppids = num(optarg); break;
 		case 'o': opens = num(optarg); break;
@@ -158,7 +191,7 @@ int main(int argc, char **argv)
 			return 127;
 		case 'h':
 			printf("usage: syscall-workload [-s] [-g N] [-o N] [-n N] [-t MS] | -m N | -f N "
-			       "| -u UID CMD...\n");
+			       "| -T N | -u UID CMD...\n");
 			return 0;
 		default:
 			return 2;

@@ -70,11 +70,11 @@ static inline long long wl_fdinfo(int fd, const char *key)
 	return bpfmem_fdinfo_value(fd, key);
 }
 
-static char wl_cgdir[400];
+static char wl_cgdir[PATH_MAX + 16];
 
 static inline int wl_find_cgroup(void)
 {
-	char cg[256];
+	char cg[PATH_MAX];
 
 	if (bpfmem_cg_self(cg, sizeof(cg)))
 		return -1;

@@ -63,7 +63,9 @@ static bool is_hash_type(int t)
 
 static struct bpfmem_cgindex cgix = { .root = "/sys/fs/cgroup" };
 
-/* 0, or -EINVAL for a file of unknown format (error line unless @quiet) */
+/* 0, or -EINVAL for a file of unknown format or -ENAMETOOLONG for a path over PATH_MAX
+ * (error line unless @quiet): never the figures of a cut path, another cgroup's
+ */
 static int read_memcg(struct bpfmem_memcg *m, bool quiet)
 {
 	char path[PATH_MAX], buf[64], *stat;
@@ -71,7 +73,12 @@ static int read_memcg(struct bpfmem_memcg *m, bool quiet)
 	int bad;
 
 	m->current = m->kernel = m->percpu = m->slab = m->vmalloc = -1;
-	snprintf(path, sizeof(path), "/sys/fs/cgroup%s/memory.current", dir);
+	if (snprintf(path, sizeof(path), "/sys/fs/cgroup%s/memory.current", dir) >=
+	    (int)sizeof(path)) {
+		if (!quiet)
+			bpfmem_err("memcg path longer than PATH_MAX: %.64s...", m->path);
+		return -ENAMETOOLONG;
+	}
 	if (bpfmem_read_file(path, buf, sizeof(buf)) > 0 &&
 	    bpfmem_parse_u64_line(buf, &m->current))
 		goto bad;
@@ -273,7 +280,7 @@ static int read_memcgs(struct bpfmem_maps_sample *s, bool tolerant)
 			break;
 		}
 		m = &s->memcgs[s->n_memcgs++];
-		snprintf(m->path, sizeof(m->path), "%s", paths[i]);
+		m->path = paths[i];
 		if (read_memcg(m, tolerant)) {
 			if (!tolerant) {
 				err = -EINVAL;
@@ -295,23 +302,42 @@ static int read_memcgs(struct bpfmem_maps_sample *s, bool tolerant)
 	s->err_maps++;							\
 } while (0)
 
-/* the memcg the map is charged to: the kernel's (iterator), else the owners' guess */
-static void map_memcg(struct bpfmem_map_row *r, const struct maps_rec *ir, bool have_iter)
+/* @str copied for this sample (paths of any length); NULL without memory */
+static const char *keep_str(struct bpfmem_maps_sample *s, const char *str)
 {
-	const char *path;
+	if (bpfmem_grow(&s->strs, &s->cap_strs, s->n_strs + 1, sizeof(*s->strs)))
+		return NULL;
+	s->strs[s->n_strs] = strdup(str);
+	return s->strs[s->n_strs] ? s->strs[s->n_strs++] : NULL;
+}
+
+static void free_strs(struct bpfmem_maps_sample *s)
+{
+	while (s->n_strs)
+		free(s->strs[--s->n_strs]);
+}
+
+/* the memcg the map is charged to: the kernel's (iterator), else the owners' guess;
+ * 0 or -ENOMEM
+ */
+static int map_memcg(struct bpfmem_maps_sample *s, struct bpfmem_map_row *r,
+		     const struct maps_rec *ir, bool have_iter)
+{
+	const char *path = NULL;
 
 	r->memcg_src = NULL;
-	r->memcg[0] = '\0';
+	r->memcg = "";
 	if (ir && (ir->flags & MAPS_REC_OBJCG)) {
 		r->memcg_src = "objcg";
 		if (!ir->memcg_ino) {	/* created in the root cgroup: no objcg */
-			snprintf(r->memcg, sizeof(r->memcg), "/");
+			r->memcg = "/";
 		} else {
 			/* charged to a cgroup we cannot find under /sys/fs/cgroup (removed
-			 * meanwhile, another mount or namespace): not the root
+			 * meanwhile, another mount or namespace, a path over PATH_MAX): not
+			 * the root; the index's path is valid until its next lookup: copied
 			 */
 			path = bpfmem_cgindex_path(&cgix, ir->memcg_ino);
-			snprintf(r->memcg, sizeof(r->memcg), "%s", path ? path : BPFMEM_MEMCG_UNKNOWN);
+			r->memcg = BPFMEM_MEMCG_UNKNOWN;
 		}
 	} else if (ir) {
 		/* a kernel without map->objcg (no kmem accounting, e.g. SLOB or
@@ -319,14 +345,18 @@ static void map_memcg(struct bpfmem_map_row *r, const struct maps_rec *ir, bool 
 		 */
 	} else if (!have_iter && r->n_owners && r->owners[0].cgroup[0]) {
 		/* without the iterator: the first owner's cgroup, a guess */
-		snprintf(r->memcg, sizeof(r->memcg), "%s", r->owners[0].cgroup);
+		path = r->owners[0].cgroup;
 		r->memcg_src = "owner";
 	}
+	if (path && !(r->memcg = keep_str(s, path)))
+		return -ENOMEM;
+	return 0;
 }
 
 int bpfmem_maps_sample(struct bpfmem_maps_sample *s, const struct bpfmem_maps_filter *f)
 {
 	static struct iter_rec_set iset;
+	long long key_budget = BPFMEM_ITER_KEY_BUDGET;
 	bool have_iter, reran = false;
 	__u32 id = 0;
 	int err;
@@ -334,6 +364,7 @@ int bpfmem_maps_sample(struct bpfmem_maps_sample *s, const struct bpfmem_maps_fi
 	s->n = 0;
 	s->n_memcgs = 0;
 	s->owners_source = NULL;
+	free_strs(s);
 	have_iter = !f->fdinfo_only && run_iter(&iset) == 0;
 	bpfmem_cgindex_next(&cgix);
 	if (!f->fdinfo_only) {
@@ -426,13 +457,17 @@ int bpfmem_maps_sample(struct bpfmem_maps_sample *s, const struct bpfmem_maps_fi
 			r->elements = info.max_entries;
 			r->elem_src = "array";
 		} else if (info.max_entries <= BPFMEM_ITER_MAX_ENTRIES && !f->fdinfo_only) {
-			/* a map that changes while walked may show a key twice: bounded */
-			long long n = bpfmem_count_keys(fd, info.key_size,
-							2 * BPFMEM_ITER_MAX_ENTRIES + 1);
+			/* at most max_entries (a changing map may show a key twice), and
+			 * BPFMEM_ITER_KEY_BUDGET keys per sample over all maps
+			 */
+			long long n = bpfmem_count_elements(fd, info.key_size, info.max_entries,
+							    &key_budget);
 
 			if (n >= 0) {
 				r->elements = n;
 				r->elem_src = "iterated";
+			} else if (n == -E2BIG) {
+				r->elem_src = "budget";
 			}
 		}
 		close(fd);
@@ -445,7 +480,8 @@ int bpfmem_maps_sample(struct bpfmem_maps_sample *s, const struct bpfmem_maps_fi
 		}
 		if (f->pid && (f->fdinfo_only || !bpfmem_owners_has(BPFMEM_OWNED_MAP, id, f->pid)))
 			continue;
-		map_memcg(r, ir, have_iter);
+		if (map_memcg(s, r, ir, have_iter))
+			return -ENOMEM;
 		s->n++;
 	}
 	if (f->id >= 0 && s->n == 0) {
@@ -490,6 +526,8 @@ void bpfmem_maps_free(struct bpfmem_maps_sample *s)
 	free(s->unowned);
 	free(s->ma_lines);
 	free(s->ma_groups);
+	free_strs(s);
+	free(s->strs);
 	memset(s, 0, sizeof(*s));
 	bpfmem_owners_free();
 	bpfmem_cgindex_free(&cgix);

@@ -19,6 +19,10 @@
 
 #define BPFMEM_MAP_MAX_OWNERS 8
 #define BPFMEM_ITER_MAX_ENTRIES 65536	/* keys counted up to this many entries */
+/* keys walked per sample at most (one syscall each), over all maps; the maps past it
+ * get elements null, elements_source "budget"
+ */
+#define BPFMEM_ITER_KEY_BUDGET (4 * BPFMEM_ITER_MAX_ENTRIES)
 #define BPFMEM_MEMCG_UNKNOWN "unknown"	/* never a path: those start with '/' */
 
 struct bpfmem_map_row {
@@ -30,12 +34,15 @@ struct bpfmem_map_row {
 	const char *mode;
 	int n_owners;
 	struct bpfmem_owner owners[BPFMEM_MAP_MAX_OWNERS];
-	char memcg[256];
+	/* the whole path (never cut: a cut at a '/' names the parent), "/", or
+	 * BPFMEM_MEMCG_UNKNOWN; the sample's, valid until its next call; with memcg_src
+	 */
+	const char *memcg;
 	const char *memcg_src;
 };
 
 struct bpfmem_memcg {
-	char path[256];
+	const char *path;	/* a row's memcg */
 	long long current, kernel, percpu, slab, vmalloc;	/* -1: n/a */
 };
 
@@ -62,6 +69,9 @@ struct bpfmem_maps_sample {
 	/* the lines summed per (owner, map id), in that order (have_ma) */
 	struct bpfmem_ma_group *ma_groups;
 	int n_ma_groups;
+	/* the rows' memcg paths copied for this sample */
+	char **strs;
+	size_t n_strs, cap_strs;
 	/* tolerant sampling: objects that could not be read, by kind */
 	long long err_maps, err_memcgs, err_listing;
 };

@@ -34,6 +34,26 @@ static struct owners_bpf *skel;
 static struct bpf_link *iter_link;
 static struct owners_rec *recs;
 static size_t cap_recs;
+/* the owners' cgroup paths of this scan (one per task), freed by the next */
+static char **cgs;
+static size_t n_cgs, cap_cgs;
+
+/* @cg kept for this scan ("" is not copied); NULL without memory */
+static const char *keep_cgroup(const char *cg)
+{
+	if (!*cg)
+		return "";
+	if (bpfmem_grow(&cgs, &cap_cgs, n_cgs + 1, sizeof(*cgs)))
+		return NULL;
+	cgs[n_cgs] = strdup(cg);
+	return cgs[n_cgs] ? cgs[n_cgs++] : NULL;
+}
+
+static void free_cgroups(void)
+{
+	while (n_cgs)
+		free(cgs[--n_cgs]);
+}
 
 static int cmp_own(const void *pa, const void *pb)
 {
@@ -58,11 +78,13 @@ static int add_owner(enum bpfmem_owner_kind kind, unsigned int id, pid_t pid,
 	e->id = id;
 	e->o.pid = pid;
 	snprintf(e->o.comm, sizeof(e->o.comm), "%s", comm);
-	snprintf(e->o.cgroup, sizeof(e->o.cgroup), "%s", cgroup);
+	e->o.cgroup = cgroup;	/* keep_cgroup()'s */
 	return 0;
 }
 
-/* /proc/PID/cgroup's v2 path (world-readable: no ptrace access needed), "" if none */
+/* /proc/PID/cgroup's v2 path (world-readable: no ptrace access needed), "" if none or
+ * longer than @len (PATH_MAX: never a cut path, which would name another cgroup)
+ */
 static void proc_cgroup(pid_t pid, char *cg, size_t len)
 {
 	char path[64], *buf;
@@ -152,7 +174,8 @@ static ssize_t read_iter(void)
 
 static int scan_iter(struct bpfmem_cgindex *ix)
 {
-	char comm[sizeof(recs->comm) + 1], cg[sizeof(owns->o.cgroup)] = "";
+	char comm[sizeof(recs->comm) + 1], cg[PATH_MAX];
+	const char *kept = "";
 	pid_t self = getpid(), last = 0;
 	ssize_t n = read_iter(), i;
 
@@ -170,12 +193,15 @@ static int scan_iter(struct bpfmem_cgindex *ix)
 			proc_cgroup(r->pid, cg, sizeof(cg));
 			if (!cg[0] && ix && r->cgroup_id &&
 			    (path = bpfmem_cgindex_path(ix, r->cgroup_id)))
-				snprintf(cg, sizeof(cg), "%s", path);
+				snprintf(cg, sizeof(cg), "%s", path);	/* < PATH_MAX */
+			kept = keep_cgroup(cg);
+			if (!kept)
+				return -ENOMEM;
 		}
 		memcpy(comm, r->comm, sizeof(r->comm));
 		comm[sizeof(r->comm)] = '\0';
 		if (add_owner(r->type == OWNERS_REC_MAP ? BPFMEM_OWNED_MAP : BPFMEM_OWNED_PROG,
-			      r->id, r->pid, comm, cg))
+			      r->id, r->pid, comm, kept))
 			return -ENOMEM;
 	}
 	return 0;
@@ -193,7 +219,8 @@ static int scan_proc(void)
 	if (!proc)
 		return 0;
 	while (!err && (pe = readdir(proc))) {
-		char path[PATH_MAX], link[64], comm[64] = "", cg[sizeof(owns->o.cgroup)];
+		char path[PATH_MAX], link[64], comm[64] = "", cg[PATH_MAX];
+		const char *kept;
 		pid_t pid;
 		long v;
 		int got;
@@ -212,6 +239,12 @@ static int scan_proc(void)
 		if (got > 0 && comm[got - 1] == '\n')
 			comm[got - 1] = '\0';
 		proc_cgroup(pid, cg, sizeof(cg));
+		kept = keep_cgroup(cg);
+		if (!kept) {
+			closedir(fds);
+			err = -ENOMEM;
+			break;
+		}
 		while (!err && (fe = readdir(fds))) {
 			enum bpfmem_owner_kind kind;
 			long long id;
@@ -235,7 +268,7 @@ static int scan_proc(void)
 									      "prog_id");
 			if (id <= 0 || id > UINT_MAX)
 				continue;
-			err = add_owner(kind, id, pid, comm, cg);
+			err = add_owner(kind, id, pid, comm, kept);
 		}
 		closedir(fds);
 	}
@@ -249,12 +282,14 @@ int bpfmem_owners_scan(struct bpfmem_cgindex *ix)
 	int err = -ENOENT;
 
 	n_owns = 0;
+	free_cgroups();
 	if (iter_link) {
 		err = scan_iter(ix);
 		source = BPFMEM_OWNERS_ITER;
 	}
 	if (err && err != -ENOMEM) {	/* no iterator, or it failed: the walk */
 		n_owns = 0;
+		free_cgroups();
 		err = scan_proc();
 		source = BPFMEM_OWNERS_PROC;
 	}
@@ -318,6 +353,10 @@ void bpfmem_owners_free(void)
 	free(recs);
 	recs = NULL;
 	cap_recs = 0;
+	free_cgroups();
+	free(cgs);
+	cgs = NULL;
+	cap_cgs = 0;
 	source = NULL;
 }
 

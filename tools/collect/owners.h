@@ -17,7 +17,10 @@ struct bpfmem_cgindex;
 struct bpfmem_owner {
 	pid_t pid;
 	char comm[20];
-	char cgroup[128];	/* the owner's cgroup v2 path, "" if unknown */
+	/* the owner's cgroup v2 path, whole ("" if unknown or longer than PATH_MAX);
+	 * owners.c's, valid until the next bpfmem_owners_scan() or bpfmem_owners_free()
+	 */
+	const char *cgroup;
 };
 
 enum bpfmem_owner_kind { BPFMEM_OWNED_MAP, BPFMEM_OWNED_PROG };

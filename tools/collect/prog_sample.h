@@ -14,13 +14,16 @@
 
 #include "owners.h"
 
-#define BPFMEM_PROG_MAX_MAPS 64
 #define BPFMEM_PROG_MAX_OWNERS 8
 
 struct bpfmem_prog_row {
 	struct bpf_prog_info info;
-	__u32 map_ids[BPFMEM_PROG_MAX_MAPS];
+	/* all its maps, however many (BPF_PROG_BIND_MAP adds maps past the verifier's 64);
+	 * in the sample's ids, valid until its next call
+	 */
+	const __u32 *map_ids;
 	__u32 n_maps;
+	size_t ids_off;		/* of map_ids in the sample's ids */
 	int rt_nonpreempt;	/* fdinfo rt_nonpreempt (PREEMPT_RT, series patch 20), else -1
 				 * (also when the sample did not ask for fdinfo) */
 	int n_owners;		/* all of them; the first BPFMEM_PROG_MAX_OWNERS in owners */
@@ -31,6 +34,8 @@ struct bpfmem_progs_sample {
 	struct bpfmem_prog_row *rows;
 	size_t n, cap;
 	long long errs;		/* programs that could not be read (added up) */
+	__u32 *ids;		/* the rows' map ids */
+	size_t n_ids, cap_ids;
 	bool fdinfo;		/* set by the caller: also read rt_nonpreempt */
 	/* set by the caller: also the owners (bpfmem_owners_open() first), scanned anew
 	 * unless owners_scanned (the caller's bpfmem_maps_sample() scanned them)

@@ -138,3 +138,16 @@ long long bpfmem_count_keys(int map_fd, unsigned int key_size, long long max)
 	free(b);
 	return n;
 }
+
+long long bpfmem_count_elements(int map_fd, unsigned int key_size, unsigned int max_entries,
+				long long *budget)
+{
+	long long n;
+
+	if (*budget < max_entries)
+		return -E2BIG;
+	n = bpfmem_count_keys(map_fd, key_size, max_entries);
+	if (n > 0)
+		*budget -= n;
+	return n;
+}

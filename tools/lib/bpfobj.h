@@ -12,6 +12,15 @@ long long bpfmem_percpu_sum(int map_fd, unsigned int key);
 /* Keys in a map (get_next_key walk), at most @max; -errno on failure. */
 long long bpfmem_count_keys(int map_fd, unsigned int key_size, long long max);
 /*
+ * Elements of a map of @max_entries by a key walk, within @budget keys (what the
+ * walks of one sample may cost in all, one syscall a key): -E2BIG, nothing walked,
+ * when the budget cannot cover a full map, else the walk's keys, which are taken from
+ * the budget. Never more than @max_entries: a map that changes while walked may show
+ * a key twice, and its elements are at most max_entries.
+ */
+long long bpfmem_count_elements(int map_fd, unsigned int key_size, unsigned int max_entries,
+				long long *budget);
+/*
  * Runs of the loaded programs of @obj the kernel skipped (bpf_prog_info.recursion_misses):
  * a program already active on the CPU, e.g. a run preempted on PREEMPT_RT by another
  * task hitting the same hook on that CPU. Those events are lost; callers report them.

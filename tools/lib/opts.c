@@ -45,6 +45,17 @@ int bpfmem_parse_max_entries(const char *s, long *out)
 	return 0;
 }
 
+long bpfmem_per_thread_size(const char *loadavg, long min, long max)
+{
+	long long threads;
+
+	if (!loadavg || sscanf(loadavg, "%*s %*s %*s %*u/%lld", &threads) != 1 || threads <= 0)
+		return min;
+	if (threads > max / 2)
+		return max;
+	return 2 * threads > min ? 2 * threads : min;
+}
+
 int bpfmem_parse_id(const char *s, const char *what, long *out)
 {
 	if (bpfmem_parse_long(s, 1, UINT_MAX, out)) {

@@ -23,6 +23,12 @@ int bpfmem_parse_seconds(const char *s, double *out);
 
 /* --max-entries N of the tracers (syscalls, flows): the size of their map, 1..2^24. */
 int bpfmem_parse_max_entries(const char *s, long *out);
+/*
+ * The size of a map with an entry per live thread (syscalls' in-flight map): twice the
+ * threads of /proc/loadavg's text @loadavg ("L1 L5 L15 RUNNABLE/THREADS LASTPID"), at
+ * least @min (also when the text is not of that format), at most @max.
+ */
+long bpfmem_per_thread_size(const char *loadavg, long min, long max);
 /* --id ID of the collectors (maps, progs): a map's or program's id (@what: "map",
  * "program"), 1..UINT_MAX; error line "invalid @what id '@s'".
  */
