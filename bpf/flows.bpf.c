@@ -128,6 +128,12 @@ struct {
 	__type(value, struct sk_flows);
 } sk_flows SEC(".maps");
 
+/* the caller's pid namespace when it is not the initial one (a container): owner
+ * pids are the ones the caller sees there (bpf_get_ns_current_pid_tgid), 0 for a task
+ * that has none there
+ */
+const volatile __u64 pidns_dev;
+const volatile __u64 pidns_ino;
 const volatile bool use_sk_storage;	/* set in fentry mode */
 const volatile bool want_hist;		/* -H */
 
@@ -482,6 +488,12 @@ static __always_inline void account(struct flow_key *k, struct sock *sk, __u64 t
 	v->last_ns = now;
 	if (proc && !v->pid) {
 		v->pid = bpf_get_current_pid_tgid() >> 32;
+		if (pidns_ino) {
+			struct bpf_pidns_info ns = {};
+
+			v->pid = bpf_get_ns_current_pid_tgid(pidns_dev, pidns_ino, &ns,
+							     sizeof(ns)) ? 0 : ns.tgid;
+		}
 		bpf_get_current_comm(v->comm, sizeof(v->comm));
 	}
 }

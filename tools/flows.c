@@ -532,7 +532,7 @@ static int consume_closed(void *rb)
 
 int cmd_flows(int argc, char **argv)
 {
-	unsigned long long cgid = 0;
+	unsigned long long cgid = 0, pidns_dev, pidns_ino;
 	struct ring_buffer *rb = NULL;
 	struct flows_bpf *skel;
 	struct bpf_program *prog;
@@ -561,6 +561,11 @@ int cmd_flows(int argc, char **argv)
 	skel->rodata->filter_proto = env.proto;
 	skel->rodata->filter_cgroup = cgid;
 	skel->rodata->use_sk_storage = fentry;
+	/* in a container's pid namespace, owner pids as the caller sees them (-p, rows) */
+	if (bpfmem_child_pidns(&pidns_dev, &pidns_ino)) {
+		skel->rodata->pidns_dev = pidns_dev;
+		skel->rodata->pidns_ino = pidns_ino;
+	}
 	skel->rodata->want_hist = env.hist;
 	err = bpf_map__set_max_entries(skel->maps.flows, env.max_entries);
 	if (!err)

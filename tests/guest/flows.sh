@@ -200,7 +200,7 @@ last_interval() {	# last_interval FILE KEY
 }
 
 # the scenarios, in this order: tests/guest/flows/NAME.sh, each sourced here
-for part in errors loopback veth kprobe filters lifecycle accounting tcptop text; do
+for part in errors loopback veth kprobe filters pidns lifecycle accounting tcptop text; do
 	. /tests/flows/$part.sh
 done
 done_testing

@@ -276,7 +276,7 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	} else if (!strcmp(pressure, "reclaim") || !strcmp(pressure, "orphan")) {
-		char path[600], pid[24];
+		char path[sizeof(wl_cgdir) + 32], pid[24];
 		int err;
 
 		if (movedir) {
