@@ -61,6 +61,18 @@ struct {
 } counts SEC(".maps");
 
 /* -c: the cgroup (slot 0, set by userspace); its descendants count too */
+/* -P: the processes whose last thread has exited, by tgid as the caller sees it
+ * (view_tgid()); user space removes their rows after the interval that reads their
+ * final counts, and the marks with them. Full: user space falls back to /proc.
+ */
+struct {
+	__uint(type, BPF_MAP_TYPE_HASH);
+	__uint(map_flags, BPF_F_NO_PREALLOC);
+	__uint(max_entries, 4096);
+	__type(key, __u32);
+	__type(value, __u8);
+} exited SEC(".maps");
+
 struct {
 	__uint(type, BPF_MAP_TYPE_CGROUP_ARRAY);
 	__uint(max_entries, 1);
@@ -310,14 +322,24 @@ int BPF_PROG(sc_tp_exit, struct pt_regs *regs, long ret)
 	return 0;
 }
 
-/* A thread's in-flight entry goes with the thread (also if it left mid-syscall). */
+/* A thread's in-flight entry goes with the thread (also if it left mid-syscall);
+ * with -P, the last thread of a process marks the process exited (do_exit() has
+ * counted it out of signal->live before this tracepoint).
+ */
 SEC("tp_btf/sched_process_exit")
 int BPF_PROG(sc_thread_exit, struct task_struct *p)
 {
-	__u32 tid = bpf_get_current_pid_tgid();
+	__u64 id = bpf_get_current_pid_tgid();
+	__u32 tid = id, tgid;
+	__u8 one = 1;
 
 	if (measure_latency && !bpf_map_delete_elem(&inflight, &tid))
 		stat_inc(SC_REAPED);
+	if (by_process && !BPF_CORE_READ(p, signal, live.counter)) {
+		tgid = view_tgid(id);
+		if (tgid)
+			bpf_map_update_elem(&exited, &tgid, &one, BPF_ANY);
+	}
 	return 0;
 }
 

@@ -9,7 +9,9 @@
  * lookups, nothing deleted) and prints what changed since the last read, so the
  * intervals add up to every counted syscall (a program may increment through a pointer
  * from an earlier lookup at any time: emptying the map would lose those). With -P the
- * entries of processes that have exited are removed after their last interval. The
+ * entries of processes that have exited are removed after their last interval: the
+ * kernel marks a process exited when its last thread passes sched_process_exit
+ * (map exited), /proc/TGID is only the fallback (pid namespaces, hidepid). The
  * largest latency is kept per interval (bpf/abi/syscalls.h). exit/exit_group never return: they are
  * counted at entry (syscount does not count them at all). With -L the in-flight map
  * has one entry per traced live thread, reused by each of its syscalls (no allocation
@@ -358,7 +360,65 @@ static struct counts_state {
 	struct sc_delta *deltas;
 	bool *gone;	/* -P: the entry's process exited, the entry was removed */
 	__u32 epoch;
+	__u32 *exited;	/* -P: the tgids the kernel marked exited */
+	__u8 *exited_age;	/* 1: new, 2: put back once, 0: its row was removed */
+	size_t nexited, cap_exited, cap_age;
 } cs;
+
+/*
+ * -P: takes the kernel's exit marks (bpf/syscalls.bpf.c, map exited) into cs.exited:
+ * the processes whose last thread exited. A mark set after the walk stays for the next
+ * interval. Independent of /proc, so right in a pid namespace whose /proc is not the
+ * caller's and under hidepid.
+ */
+static void take_exit_marks(int fd)
+{
+	__u32 key, next, *prev = NULL;
+	size_t i;
+
+	cs.nexited = 0;
+	while (!bpf_map_get_next_key(fd, prev, &next)) {
+		if (bpfmem_grow(&cs.exited, &cs.cap_exited, cs.nexited + 1, sizeof(*cs.exited)) ||
+		    bpfmem_grow(&cs.exited_age, &cs.cap_age, cs.nexited + 1, sizeof(*cs.exited_age)))
+			break;
+		cs.exited_age[cs.nexited] = 1;
+		bpf_map_lookup_elem(fd, &next, &cs.exited_age[cs.nexited]);
+		cs.exited[cs.nexited++] = next;
+		key = next;
+		prev = &key;
+	}
+	for (i = 0; i < cs.nexited; i++)
+		bpf_map_delete_elem(fd, &cs.exited[i]);
+}
+
+static bool marked_exited(__u32 tgid)
+{
+	size_t i;
+
+	for (i = 0; i < cs.nexited; i++)
+		if (cs.exited[i] == tgid) {
+			cs.exited_age[i] = 0;	/* used */
+			return true;
+		}
+	return false;
+}
+
+/*
+ * A mark whose process had no row in this read (its first syscalls came after the
+ * read, or it was not traced: -c, bpfmem itself) goes back once, for the next read,
+ * then is dropped.
+ */
+static void keep_unused_marks(int fd)
+{
+	size_t i;
+
+	for (i = 0; i < cs.nexited; i++)
+		if (cs.exited_age[i] == 1) {
+			__u8 two = 2;
+
+			bpf_map_update_elem(fd, &cs.exited[i], &two, BPF_ANY);
+		}
+}
 
 /* the five arrays of cs, each of cs.cap entries: cs.cap grows once all have */
 static int grow_state(size_t n)
@@ -411,14 +471,20 @@ static int read_interval(struct syscalls_bpf *skel, int fd, size_t vsize,
 		memcpy(&cs.cur[i].val, (char *)cs.rd.vals + i * vsize, vsize);
 	}
 	qsort(cs.cur, n, sizeof(*cs.cur), sc_key_cmp);
+	if (sc_env.by_process)
+		take_exit_marks(bpf_map__fd(skel->maps.exited));
 	for (i = 0; i < n; i++) {
 		struct sc_val final = {};
+		__u32 tgid = cs.cur[i].key.tgid;
 
-		cs.gone[i] = sc_env.by_process && task_gone(cs.cur[i].key.tgid, proc_rows_ok) &&
+		cs.gone[i] = sc_env.by_process &&
+			     (marked_exited(tgid) || task_gone(tgid, proc_rows_ok)) &&
 			     !bpf_map_lookup_and_delete_elem(fd, &cs.cur[i].key, &final);
 		if (cs.gone[i])
 			memcpy(&cs.cur[i].val, &final, vsize);
 	}
+	if (sc_env.by_process)
+		keep_unused_marks(bpf_map__fd(skel->maps.exited));
 	if (bpfmem_grow(rows, &cs.cap_rows, n ? n : 1, sizeof(**rows)))
 		return -ENOMEM;
 	*nrows = sc_interval(cs.cur, n, cs.prev, cs.nprev, ended, cs.keys, cs.deltas);
@@ -527,7 +593,7 @@ int cmd_syscalls(int argc, char **argv)
 	bpf_program__set_autoload(skel->progs.sc_kretprobe, sc_env.hook == HOOK_KPROBE);
 	bpf_program__set_autoload(skel->progs.sc_tp_enter, sc_env.hook == HOOK_TP);
 	bpf_program__set_autoload(skel->progs.sc_tp_exit, sc_env.hook == HOOK_TP);
-	bpf_program__set_autoload(skel->progs.sc_thread_exit, sc_env.latency);
+	bpf_program__set_autoload(skel->progs.sc_thread_exit, sc_env.latency || sc_env.by_process);
 	bpf_program__set_autoattach(skel->progs.sc_thread_exit, false);
 	/* PREEMPT_RT with the series: the fentry/fexit programs ask to run non-preemptible
 	 * (they qualify), so no other task on the CPU misses a run while one is under way
@@ -562,7 +628,7 @@ int cmd_syscalls(int argc, char **argv)
 	 * Reap hook first: a thread that enters a syscall after the entry hook is
 	 * attached and exits before the reap hook is would leave a dead entry.
 	 */
-	if (sc_env.latency) {
+	if (sc_env.latency || sc_env.by_process) {
 		skel->links.sc_thread_exit = bpf_program__attach(skel->progs.sc_thread_exit);
 		if (!skel->links.sc_thread_exit) {
 			err = -errno;
@@ -645,6 +711,8 @@ out:
 	free(cs.keys);
 	free(cs.deltas);
 	free(cs.gone);
+	free(cs.exited);
+	free(cs.exited_age);
 	bpfmem_map_read_free(&cs.rd);
 	syscalls_bpf__destroy(skel);
 	return ret;

@@ -139,6 +139,36 @@ else
 	skip "pid namespace: -p and -P" "unshare -p cannot make a pid namespace here"
 fi
 
+# -P: a process's rows go when it exits, by the kernel's mark (sched_process_exit, the
+# last thread), not by /proc: in a pid namespace whose /proc is not its own (unshare
+# without --mount-proc) /proc says nothing, and 20 exited processes' rows stayed
+cat >$T/nsx.sh <<'NS'
+T=/tmp/sc
+bpfmem syscalls -P -j --stats -i 0.5 -T 0 >$T/nsx 2>$T/nsx.err &
+t=$!
+i=0
+while ! grep -q Tracing $T/nsx.err 2>/dev/null && [ $i -lt 300 ]; do sleep 0.1; i=$((i + 1)); done
+for i in 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20; do
+	/bin/sh -c 'exit 0'
+done
+sleep 3
+kill -INT $t
+wait $t
+echo "nsx rc $?"
+NS
+if unshare -p -f true 2>/dev/null; then
+	unshare -p -f sh $T/nsx.sh >$T/nsx.out 2>&1
+	sed 's/^/#   /' $T/nsx.out $T/nsx.err
+	last=$(grep '"interval":' $T/nsx | tail -n 1 | sed -n 's/.*"counts_elements":\([0-9]*\).*/\1/p')
+	pids=$(grep -o '"pid":[0-9]*,"comm"' $T/nsx | sort -u | grep -c .)
+	grep -q '^nsx rc 0$' $T/nsx.out; ok $? "pid namespace without its /proc: syscalls -P exits 0"
+	[ "$pids" -ge 20 ]; ok $? "pid namespace without its /proc: the 20 processes had rows ($pids pids seen)"
+	[ -n "$last" ] && [ "$last" -lt 10 ]
+	ok $? "pid namespace without its /proc: their rows removed once they exited (the counts map holds $last at the end, < 10)"
+else
+	skip "-P exits without /proc" "unshare -p cannot make a pid namespace here"
+fi
+
 # intervals: the map holds one interval; the sum over intervals is exact
 traced intv "-i 0.2 -L -T 0" "-n 40 -t 10"
 sum=$(awk '$1 == "getppid" { s += $2 } END { print s + 0 }' $T/intv)
