@@ -3,9 +3,8 @@
 # bpfmem tree by tests/selftests-build.sh, --add of its stage directory) on a kernel
 # that is one side of an A/B of the same release and config: the series built from
 # Debian's whole config (distro) and Debian's own binary (deb612-cloud). No modules on
-# either side (no bpf_testmod was built for Debian's binary), so the cases that need one
-# fail on both. Prints every failing case as "# ab-fail: CASE" for the host to compare,
-# and the summary "# upstream test_verifier (KERNEL): N passed, N failed, N skipped".
+# either side but bpf_testmod.ko, built for each by tests/distro-ab.sh. Prints every
+# failing case as "# ab-fail: CASE" for the host to compare, and the summary "# upstream test_verifier (KERNEL): N passed, N failed, N skipped".
 #   sh /tests/upstream-ab.sh KERNEL
 . /tests/lib.sh
 kernel=${1:-distro}
@@ -14,6 +13,9 @@ dir=/usr/share/bpfmem/upstream-bpf
 	ok 1 "test_verifier staged in $dir (tests/selftests-build.sh; --add its stage dir)"
 	done_testing
 }
+# bpf_testmod.ko built for this very kernel (tests/distro-ab.sh: --add of ab-kmod)
+cp /usr/share/bpfmem/ab-kmod/*.ko "$dir/" 2>/dev/null
+[ -f "$dir/bpf_testmod.ko" ]; ok $? "bpf_testmod.ko built for this kernel staged"
 mkdir -p /sys/fs/bpf
 mount -t bpf bpffs /sys/fs/bpf 2>/dev/null
 ulimit -l unlimited 2>/dev/null
