@@ -213,8 +213,14 @@ if [ $rt = yes ]; then
 	misses=$(kv /tmp/rtpi.out misses rtpi)
 	[ "${runs:-0}" -gt 0 ] && [ "$blocked" = "$runs" ]
 	ok $? "rtpi: each of the $runs runs on rt_mutex_schedule() found its task's waiter queued ($blocked; v17: a run that had waited for the run lock found pi_blocked_on cleared by that wait)"
-	[ "${misses:-0}" -gt 0 ]
-	ok $? "rtpi: runs of a blocked task that found the program busy were skipped, not waited for ($misses missed)"
+	# the safety check is the one above (a run that waited would have cleared the
+	# waiter); a skip needs the higher task to preempt the lower inside a run, which
+	# the scheduler does not promise in 3 s (1786 runs gave 47 skips once, 750 runs none)
+	if [ "${misses:-0}" -gt 0 ]; then
+		ok 0 "rtpi: runs of a blocked task that found the program busy were skipped, not waited for ($misses missed)"
+	else
+		skip "rtpi: a blocked task's run skipped" "no run found the program busy this time (timing: $runs runs)"
+	fi
 else
 	skip "rtpi: a blocked task's runs skip the run lock" "no run lock without PREEMPT_RT"
 fi
