@@ -460,7 +460,10 @@ int bpfmem_maps_sample(struct bpfmem_maps_sample *s, const struct bpfmem_maps_fi
 			/* at most max_entries (a changing map may show a key twice), and
 			 * BPFMEM_ITER_KEY_BUDGET keys per sample over all maps
 			 */
-			long long n = bpfmem_count_elements(fd, info.key_size, info.max_entries,
+			bool percpu = info.type == BPF_MAP_TYPE_PERCPU_HASH ||
+				      info.type == BPF_MAP_TYPE_LRU_PERCPU_HASH;
+			long long n = bpfmem_count_elements(fd, info.key_size, info.value_size,
+							    percpu, info.max_entries,
 							    &key_budget);
 
 			if (n >= 0) {

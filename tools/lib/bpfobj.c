@@ -139,14 +139,91 @@ long long bpfmem_count_keys(int map_fd, unsigned int key_size, long long max)
 	return n;
 }
 
-long long bpfmem_count_elements(int map_fd, unsigned int key_size, unsigned int max_entries,
-				long long *budget)
+/*
+ * BPF_MAP_LOOKUP_BATCH over the whole map, at most @max elements; -errno when a call
+ * fails (a kind without batch ops: the kernel's ENOTSUPP, 524). A bucket larger than
+ * the buffer (-ENOSPC, nothing copied) doubles the buffer.
+ */
+static long long count_batch(int map_fd, unsigned int key_size, unsigned int value_size,
+			     bool percpu, long long max)
+{
+	size_t vsz = ((size_t)value_size + 7) / 8 * 8;
+	unsigned int chunk = 256;
+	__u32 in = 0, out = 0;
+	bool first = true;
+	long long n = 0;
+	void *keys = NULL, *vals = NULL;
+
+	if (percpu) {
+		int ncpus = libbpf_num_possible_cpus();
+
+		if (ncpus <= 0)
+			return -EINVAL;
+		vsz *= ncpus;
+	}
+	if (!vsz || !key_size)
+		return -EINVAL;
+	/* the buffer within 4 MiB, one element at least */
+	while (chunk > 1 && (size_t)chunk * (key_size + vsz) > (4u << 20))
+		chunk /= 2;
+	for (;;) {
+		__u32 cnt = chunk;
+		void *k, *v;
+		int err;
+
+		if (!keys) {
+			k = realloc(keys, (size_t)chunk * key_size);
+			if (!k)
+				goto nomem;
+			keys = k;
+			v = realloc(vals, (size_t)chunk * vsz);
+			if (!v)
+				goto nomem;
+			vals = v;
+		}
+		err = bpf_map_lookup_batch(map_fd, first ? NULL : &in, &out, keys, vals, &cnt,
+					   NULL);
+		err = err ? -errno : 0;
+		if (err == -ENOSPC && !cnt && chunk < max && chunk < (1u << 20)) {
+			chunk *= 2;	/* one bucket holds more than the buffer */
+			free(keys);
+			keys = NULL;
+			continue;
+		}
+		if (err && err != -ENOENT) {
+			/* e.g. ENOTSUPP (524): a kind without batch ops; the caller walks keys */
+			n = err;
+			break;
+		}
+		n += cnt;
+		if (n >= max) {
+			n = max;
+			break;
+		}
+		if (err == -ENOENT)	/* the last bucket */
+			break;
+		in = out;
+		first = false;
+	}
+	free(keys);
+	free(vals);
+	return n;
+nomem:
+	free(keys);
+	free(vals);
+	return -ENOMEM;
+}
+
+long long bpfmem_count_elements(int map_fd, unsigned int key_size, unsigned int value_size,
+				bool percpu, unsigned int max_entries, long long *budget)
 {
 	long long n;
 
 	if (*budget < max_entries)
 		return -E2BIG;
-	n = bpfmem_count_keys(map_fd, key_size, max_entries);
+	n = count_batch(map_fd, key_size, value_size, percpu, max_entries);
+	if (n < 0 && n != -ENOMEM)	/* no batch ops for this kind: key by key */
+		n = bpfmem_count_keys(map_fd, key_size, max_entries);
 	if (n > 0)
 		*budget -= n;
 	return n;

@@ -6,20 +6,25 @@
 #ifndef BPFMEM_BPFOBJ_H
 #define BPFMEM_BPFOBJ_H
 
+#include <stdbool.h>
+
 const char *bpfmem_map_type_str(int type);
 /* Sum of a per-CPU u64 array/percpu map slot; -errno on failure. */
 long long bpfmem_percpu_sum(int map_fd, unsigned int key);
 /* Keys in a map (get_next_key walk), at most @max; -errno on failure. */
 long long bpfmem_count_keys(int map_fd, unsigned int key_size, long long max);
 /*
- * Elements of a map of @max_entries by a key walk, within @budget keys (what the
- * walks of one sample may cost in all, one syscall a key): -E2BIG, nothing walked,
- * when the budget cannot cover a full map, else the walk's keys, which are taken from
- * the budget. Never more than @max_entries: a map that changes while walked may show
- * a key twice, and its elements are at most max_entries.
+ * Elements of a hash-like map by walking it, within @budget keys (what the walks of one
+ * sample may cost in all): -E2BIG, nothing walked, when the budget cannot cover a full
+ * map (@max_entries), else the elements walked, which are taken from the budget. The
+ * walk is BPF_MAP_LOOKUP_BATCH (hash kinds, 5.6+: one syscall per up to 256 elements,
+ * each bucket once), else a get_next_key walk (one syscall a key; kinds without batch
+ * ops). Never more than @max_entries: a map changing under the walk may show a key
+ * twice, and its elements are at most max_entries. @value_size and @percpu size the
+ * batch's value buffer.
  */
-long long bpfmem_count_elements(int map_fd, unsigned int key_size, unsigned int max_entries,
-				long long *budget);
+long long bpfmem_count_elements(int map_fd, unsigned int key_size, unsigned int value_size,
+				bool percpu, unsigned int max_entries, long long *budget);
 /*
  * Runs of the loaded programs of @obj the kernel skipped (bpf_prog_info.recursion_misses):
  * a program already active on the CPU, e.g. a run preempted on PREEMPT_RT by another
