@@ -5,10 +5,11 @@
 # every size, cost per map at the largest size at most 1.5x that at the one before.
 import sys
 
-rows = []
+rows, par = [], []
 for line in sys.stdin:
-    f = line.split()[1:]
-    rows.append({f[i]: f[i + 1] for i in range(0, len(f) - 1, 2)})
+    f = line.split()
+    d = {f[i]: f[i + 1] for i in range(1, len(f) - 1, 2)}
+    (par if f[1] == "par" else rows).append(d)
 n = 1
 
 
@@ -39,6 +40,28 @@ for r in rows:
           f"| {ms(r, 'mapsj_us'):.0f} ({ms(r, 'mapsj_cpu_us'):.0f}) "
           f"| {per_map} | {exact} ({r['checked']}) |")
 print("#")
+if any("bpftool_cpu_us" in r for r in rows):
+    print("# | maps | bpfmem maps -j ms (CPU ms) | bpftool map show -j ms (CPU ms) "
+          "| CPU per map us: maps -j, exporter scrape, bpftool | CPU ratio to bpftool: maps -j, exporter scrape |")
+    print("# |---:|---|---|---|---|")
+    for r in rows:
+        if "bpftool_cpu_us" not in r:
+            continue
+        m, bc = int(r["maps"]), int(r["bpftool_cpu_us"])
+        ex = int(r["cpu_us_per_scrape"])
+        ratio = f"{int(r['mapsj_cpu_us']) / bc:.2f}, {ex / bc:.2f}" if bc else "-"
+        print(f"# | {m:,} | {ms(r, 'mapsj_us'):.0f} ({ms(r, 'mapsj_cpu_us'):.0f}) "
+              f"| {ms(r, 'bpftool_us'):.0f} ({bc / 1000:.0f}) "
+              f"| {int(r['mapsj_cpu_us']) / m:.0f}, {ex / m:.0f}, {bc / m:.0f} | {ratio} |")
+    print("#")
+if par:
+    print("# | exporter defaults, maps | parallel scrapes | CPU ms | wall ms | RSS before KiB "
+          "| peak RSS KiB | body bytes |")
+    print("# |---:|---:|---:|---:|---:|---:|---:|")
+    for p in par:
+        print(f"# | {int(p['maps']):,} | {p['par']} | {p['cpu_ms']} | {p['wall_ms']} "
+              f"| {p['rss_kb_before']} | {p['hwm_kb']} | {int(p['bytes']):,} |")
+    print("#")
 for r in rows:
     t(r["bad"] == "0", f"{r['maps']} maps: exported values exact against fdinfo "
       f"({r['checked']} maps checked)")

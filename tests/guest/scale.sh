@@ -113,19 +113,78 @@ EOF2
 	[ "$bad" = 0 ] && [ "$checked" = $want ]
 	ok $? "scrape exact against fdinfo: $checked maps (memlock), $echk elements, $cgchk memcgs, $bad wrong"
 
-	# bpfmem maps -j: wall and CPU (user + system), 3 runs
-	mw="" mc=""
-	for r in 1 2 3; do
+	# bpfmem maps -j and, where the harness added it (tests/bench/scale.sh), the anchor
+	# bpftool map show -j on the same maps: wall and CPU (user + system), 5 runs each,
+	# interleaved (TCG timings drift: a ratio only from runs side by side)
+	mw="" mc="" bw="" bc="" mu="" bu=""
+	bt=$(command -v bpftool)
+	for r in 1 2 3 4 5; do
 		stopwatch bpfmem maps -j >/tmp/mj.json 2>/tmp/sw.txt
 		[ "$(sw /tmp/sw.txt status)" = 0 ] || echo "# maps -j failed: $(grep -v '^stopwatch' /tmp/sw.txt | head -3)"
 		mw="$mw $(sw /tmp/sw.txt wall_us)"
 		mc="$mc $(($(sw /tmp/sw.txt user_us) + $(sw /tmp/sw.txt sys_us)))"
+		mu="$mu $(sw /tmp/sw.txt user_us)"
+		[ -n "$bt" ] || continue
+		stopwatch bpftool map show -j >/tmp/bt.json 2>/tmp/sw.txt
+		[ "$(sw /tmp/sw.txt status)" = 0 ] || echo "# bpftool map show -j failed: $(grep -v '^stopwatch' /tmp/sw.txt | head -3)"
+		bw="$bw $(sw /tmp/sw.txt wall_us)"
+		bc="$bc $(($(sw /tmp/sw.txt user_us) + $(sw /tmp/sw.txt sys_us)))"
+		bu="$bu $(sw /tmp/sw.txt user_us)"
 	done
+	echo "# user CPU us: maps -j$mu; bpftool$bu"
 	mjw=$(echo $mw | tr ' ' '\n' | median)
 	mjc=$(echo $mc | tr ' ' '\n' | median)
 	nj=$(grep -o '"id":[0-9]*,"name":"ms_' /tmp/mj.json | wc -l)
-	[ "$nj" = $n ]; ok $? "maps -j lists the $n maps ($nj; runs us:$mw)"
-	echo "scale maps $n cgroups $c progs $p scrape_med_us $med scrape_min_us $min scrape_max_us $max cpu_us_per_scrape $((cpu / 5)) collection_s $coll mapsj_us $mjw mapsj_cpu_us $mjc checked $checked bad $bad"
+	[ "$nj" = $n ]; ok $? "maps -j lists the $n maps ($nj; runs us:$mw; CPU us:$mc)"
+	btool=""
+	if [ -n "$bt" ]; then
+		nb=$(grep -o '"name":"ms_' /tmp/bt.json | wc -l)
+		[ "$nb" = $n ]; ok $? "bpftool map show -j lists the $n maps ($nb; runs us:$bw; CPU us:$bc)"
+		btool=" bpftool_us $(echo $bw | tr ' ' '\n' | median) bpftool_cpu_us $(echo $bc | tr ' ' '\n' | median)"
+		# the ratio of each interleaved pair, bpfmem over bpftool (CPU): median and range
+		set -- $bc
+		rs=$(for m in $mc; do echo "$m $1"; shift; done |
+			awk '$2 > 0 { printf "%.3f\n", $1 / $2 }' | sort -n)
+		echo "# maps -j / bpftool CPU, each interleaved pair: $(echo $rs) (median $(echo "$rs" | median))"
+	fi
+	echo "scale maps $n cgroups $c progs $p scrape_med_us $med scrape_min_us $min scrape_max_us $max cpu_us_per_scrape $((cpu / 5)) collection_s $coll mapsj_us $mjw mapsj_cpu_us $mjc$btool checked $checked bad $bad"
+
+	# the exporter with its defaults (collection interval 5 s, one body for every
+	# waiting scrape) at SCALE_PAR_AT maps: a fresh exporter answers one scrape, another
+	# fresh one 31 parallel scrapes; CPU (utime + stime, /proc/PID/stat) and peak RSS
+	# (VmHWM) of each, every body complete
+	kill $epid 2>/dev/null && wait $epid 2>/dev/null	# the --interval 0 one: its port
+	epid=""
+	[ "$n" = "${SCALE_PAR_AT:-3000}" ] && for par in 1 31; do
+		bpfmem exporter -l 127.0.0.1:$PORT >/dev/null 2>/tmp/exp.err &
+		epid=$!
+		wait_for 'listening on' /tmp/exp.err $epid || { ok 1 "exporter (defaults) listens"; break; }
+		c0=$(awk '{ print $14 + $15 }' /proc/$epid/stat)
+		r0=$(awk '/^VmRSS/ { print $2 }' /proc/$epid/status)
+		t0=$(up)
+		j=0 pids=""
+		while [ $j -lt $par ]; do
+			j=$((j + 1))
+			timeout 900 wget -q -O /tmp/par$j.txt $URL &
+			pids="$pids $!"
+		done
+		fails=0
+		for q in $pids; do wait $q || fails=$((fails + 1)); done
+		t1=$(up)
+		c1=$(awk '{ print $14 + $15 }' /proc/$epid/stat)
+		hwm=$(awk '/^VmHWM/ { print $2 }' /proc/$epid/status)
+		full=0 j=0
+		while [ $j -lt $par ]; do
+			j=$((j + 1))
+			[ "$(grep -c '^bpfmem_map_memlock_bytes{' /tmp/par$j.txt)" -ge $n ] && full=$((full + 1))
+		done
+		[ $fails = 0 ] && [ $full = $par ]
+		ok $? "exporter defaults, $par parallel scrape(s) at $n maps: $full complete bodies, $fails failed"
+		echo "scale par $par maps $n cpu_ms $(((c1 - c0) * 10)) wall_ms $(awk -v a=$t0 -v b=$t1 'BEGIN { printf "%d", (b - a) * 1000 }') rss_kb_before $r0 hwm_kb $hwm bytes $(wc -c </tmp/par1.txt)"
+		kill $epid; wait $epid 2>/dev/null
+		epid=""
+		rm -f /tmp/par*.txt
+	done
 	cleanup
 done
 done_testing
