@@ -1,21 +1,33 @@
 # SPDX-License-Identifier: GPL-2.0
-# Guest half of tests/distro-ab.sh: upstream's test_verifier (built unmodified from the
-# bpfmem tree by tests/selftests-build.sh, --add of its stage directory) on a kernel
-# that is one side of an A/B of the same release and config: the series built from
-# Debian's whole config (distro) and Debian's own binary (deb612-cloud). No modules on
-# either side but bpf_testmod.ko, built for each by tests/distro-ab.sh. Prints every
-# failing case as "# ab-fail: CASE" for the host to compare, and the summary "# upstream test_verifier (KERNEL): N passed, N failed, N skipped".
-#   sh /tests/upstream-ab.sh KERNEL
+# Guest half of tests/distro-ab.sh: upstream's test_verifier, or the gate's test_progs
+# subset (PROGS_SUBSET of /tests/upstream.sh), built unmodified from the bpfmem tree by
+# tests/selftests-build.sh (--add of its stage directory), on a kernel that is one side
+# of an A/B of the same release and config: the series built from Debian's whole config
+# (distro) and Debian's own binary (deb612-cloud). No modules on either side but the
+# selftests' own (bpf_testmod.ko & co), built for each by tests/distro-ab.sh and added
+# with the kernel's config (test_progs resolves __kconfig from /boot/config-RELEASE).
+# Prints every failing case as "# ab-fail: CASE" for the host to compare, and the
+# summary "# upstream test_verifier|test_progs (KERNEL): N passed, N failed, N skipped".
+# test_progs of 6.12 has no watchdog: each test of the subset runs in its own
+# test_progs under a timeout (PROGS_TIMEOUT, 300 s), and one that exceeds it is a
+# failing case "NAME:TIMEOUT"; "# time NAME S" lines give each test's seconds.
+#   sh /tests/upstream-ab.sh KERNEL [verifier|progs]
 . /tests/lib.sh
 kernel=${1:-distro}
+suite=${2:-verifier}
 dir=/usr/share/bpfmem/upstream-bpf
-[ -x "$dir/test_verifier" ] || {
-	ok 1 "test_verifier staged in $dir (tests/selftests-build.sh; --add its stage dir)"
+runner=test_verifier
+[ "$suite" = progs ] && runner=test_progs
+[ -x "$dir/$runner" ] || {
+	ok 1 "$runner staged in $dir (tests/selftests-build.sh; --add its stage dir)"
 	done_testing
 }
-# bpf_testmod.ko built for this very kernel (tests/distro-ab.sh: --add of ab-kmod)
+# the modules built for this very kernel (tests/distro-ab.sh: --add of ab-kmod)
 cp /usr/share/bpfmem/ab-kmod/*.ko "$dir/" 2>/dev/null
 [ -f "$dir/bpf_testmod.ko" ]; ok $? "bpf_testmod.ko built for this kernel staged"
+if [ -f /usr/share/bpfmem/ab-kmod/config ]; then
+	mkdir -p /boot && cp /usr/share/bpfmem/ab-kmod/config "/boot/config-$(uname -r)"
+fi
 mkdir -p /sys/fs/bpf
 mount -t bpf bpffs /sys/fs/bpf 2>/dev/null
 ulimit -l unlimited 2>/dev/null
@@ -23,6 +35,44 @@ echo 0 >/proc/sys/kernel/unprivileged_bpf_disabled 2>/dev/null
 ok "$([ "$(cat /proc/sys/kernel/unprivileged_bpf_disabled)" = 0 ] && echo 0 || echo 1)" \
 	"unprivileged BPF allowed for the unprivileged cases"
 cd "$dir" || exit 1
+if [ "$suite" = progs ]; then
+	[ -f "/boot/config-$(uname -r)" ]; ok $? "this kernel's config staged as /boot/config-$(uname -r)"
+	subset=$(awk '/^PROGS_SUBSET=/ { on = 1 } on { l = l $0; if ($0 !~ /\\$/) exit }
+		END { gsub(/\\/, "", l); sub(/^PROGS_SUBSET=/, "", l); print l }' /tests/upstream.sh)
+	./test_progs -t "$subset" -l >/tmp/up.list 2>&1
+	tests=$(grep -E '^[a-z_0-9]+$' /tmp/up.list | sort -u)
+	nt=$(echo "$tests" | grep -c .)
+	[ "$nt" -gt 0 ]; ok $? "test_progs lists $nt tests for the subset ($subset)"
+	t0=$(cut -d' ' -f1 /proc/uptime)
+	: >/tmp/up.log
+	: >/tmp/up.timeout
+	for t in $tests; do
+		a=$(cut -d' ' -f1 /proc/uptime)
+		timeout -s KILL "${PROGS_TIMEOUT:-300}" ./test_progs -a "$t" </dev/null >/tmp/up.one 2>&1
+		rc=$?
+		b=$(cut -d' ' -f1 /proc/uptime)
+		cat /tmp/up.one >>/tmp/up.log
+		echo "# time $t $(awk "BEGIN { printf \"%.0f\", $b - $a }")"
+		[ $rc = 137 ] && echo "$t:TIMEOUT" >>/tmp/up.timeout
+	done
+	t1=$(cut -d' ' -f1 /proc/uptime)
+	# "#123     name:FAIL", "#123/4   name/sub name:FAIL" (the same binary on both kernels)
+	{ sed -n -E 's/^#[0-9]+(\/[0-9]+)? +(.+):FAIL$/\2/p' /tmp/up.log; cat /tmp/up.timeout; } |
+		sort -u >/tmp/up.fail
+	sed -n -E 's/^#[0-9]+ +([^ /]+):(OK|FAIL|SKIP).*/\1/p' /tmp/up.log | sort -u >/tmp/up.ran
+	ran=$(wc -l </tmp/up.ran)
+	to=$(wc -l </tmp/up.timeout)
+	[ $((ran + to)) -ge "$nt" ]
+	ok $? "every test of the subset reported or timed out ($ran reported, $to timed out, of $nt)"
+	# "Summary: 1/3 PASSED, 0 SKIPPED, 0 FAILED" per run: tests and subtests summed
+	passed=$(sed -n -E 's/^Summary: ([0-9]+)\/([0-9]+) PASSED.*/\1 \2/p' /tmp/up.log |
+		awk '{ t += $1; s += $2 } END { print t + 0 " tests (" s + 0 " subtests)" }')
+	skipped=$(sed -n -E 's/.* ([0-9]+) SKIPPED.*/\1/p' /tmp/up.log | awk '{ s += $1 } END { print s + 0 }')
+	failed=$(sed -n -E 's/.* ([0-9]+) FAILED.*/\1/p' /tmp/up.log | awk '{ s += $1 } END { print s + 0 }')
+	sed 's/^/# ab-fail: /' /tmp/up.fail
+	echo "# upstream test_progs subset ($kernel, $(uname -r)): $passed passed, $failed failed, $skipped skipped, $to timed out ($(awk "BEGIN { printf \"%.0f\", $t1 - $t0 }")s)"
+	done_testing
+fi
 t0=$(cut -d' ' -f1 /proc/uptime)
 ./test_verifier >/tmp/up.log 2>&1
 rc=$?
