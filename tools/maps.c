@@ -20,8 +20,9 @@
  *   fdinfo   the series' "elements:" line
  *   kfunc    bpf_map_sum_elem_count() from the iterator (hash-type maps)
  *   array    array-type maps: every slot exists, elements = max_entries
- *   iterated other maps with max_entries <= 65536: keys counted with
- *            bpf_map_get_next_key, at most max_entries (a map changing while
+ *   iterated other maps with max_entries <= 65536: counted with BPF_MAP_LOOKUP_BATCH
+ *            (hash kinds: a syscall per 256 elements), else key by key with
+ *            bpf_map_get_next_key; at most max_entries (a map changing while
  *            walked may show a key twice)
  *   budget   such a map past the sample's budget of keys walked (262144 over all
  *            maps, a syscall each): not counted (null in JSON)
