@@ -11,7 +11,16 @@
 # "warning:" line of the compiler for a file that step compiled) and the summary
 # "N of N patches build (FLAVOR)". Exit 1 if one does not.
 #
-#   kernel/build-each.sh [--flavor base|rt|debug] [--from N] [--keep-going]
+#   kernel/build-each.sh [--flavor base|rt|debug] [--from N] [--keep-going] [--touched]
+#                        [--only "N N..."]
+#
+# --touched: build only the objects of the .c files each patch touches (after a
+# `make prepare`), not bzImage: a quick check that the code a patch adds for another
+# flavour compiles at that patch (rt: the PREEMPT_RT branches), where a full build of
+# every step would take hours.
+# --only: apply only the patches numbered (in series order) onto the pristine tree:
+# whether a part of the series (cover letter, "Taking it in parts") applies and
+# builds without the rest.
 #
 # Its tree and build directory are $BPFMEM_CACHE/kernel/each-FLAVOR{,-build}; the
 # first step builds cold (ccache hits what the flavour's own builds compiled), each
@@ -22,13 +31,15 @@ main() {
 here=$(cd "$(dirname "$0")" && pwd)
 CACHE=${BPFMEM_CACHE:-/var/cache/bpfmem}
 JOBS=${BPFMEM_JOBS:-$(($(nproc) + 1))}
-flavor=base from=1 keep=0
+flavor=base from=1 keep=0 touched=0 only=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--flavor) flavor=$2; shift 2 ;;
 	--from) from=$2; shift 2 ;;
 	--keep-going) keep=1; shift ;;
-	-h|--help) sed -n '3,17p' "$0"; exit 0 ;;
+	--touched) touched=1; shift ;;
+	--only) only=" $2 "; shift 2 ;;
+	-h|--help) sed -n '3,27p' "$0"; exit 0 ;;
 	*) echo "kernel/build-each.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
 done
@@ -40,6 +51,14 @@ cfg=$kroot/build-patched-$flavor/.config
 [ -f "$cfg" ] || { echo "kernel/build-each.sh: no $cfg: ./run build $flavor first" >&2; exit 2; }
 [ -d "$kroot/pristine/.git" ] || { echo "kernel/build-each.sh: no pristine tree in $kroot" >&2; exit 2; }
 mapfile -t patches < <(ls "$here"/patches/*.patch | LC_ALL=C sort)
+if [ -n "$only" ]; then
+	sel=()
+	for p in "${patches[@]}"; do
+		n=$(basename "$p" | sed -E 's/^0*([0-9]+)-.*/\1/')
+		case "$only" in *" $n "*) sel+=("$p") ;; esac
+	done
+	patches=("${sel[@]}")
+fi
 total=${#patches[@]}
 
 exec 9>"$kroot/.lock"
@@ -53,7 +72,7 @@ tree=$kroot/each-$flavor
 out=$kroot/each-$flavor-build
 base=$(git -C "$kroot/pristine" rev-parse HEAD)
 if [ ! -d "$tree" ]; then
-	git -C "$kroot/pristine" worktree add --detach "$tree" "$base" >/dev/null
+	git -C "$kroot/pristine" worktree add --quiet --detach "$tree" "$base"
 fi
 git -C "$tree" am --abort >/dev/null 2>&1 || true
 git -C "$tree" -c advice.detachedHead=false checkout -q --detach "$base"
@@ -82,9 +101,16 @@ for p in "${patches[@]}"; do
 	fi
 	cp "$cfg" "$out/.config"
 	t0=$(date +%s)
-	if mk -s olddefconfig >/dev/null && mk -j"$JOBS" bzImage >"$out/step-$i.log" 2>&1; then
+	targets=bzImage
+	if [ "$touched" = 1 ]; then
+		targets=$(git -C "$tree" diff --name-only HEAD~1 HEAD -- '*.c' |
+			grep -v '^tools/' | sed 's/\.c$/.o/' | tr '\n' ' ')
+		[ -n "$targets" ] || { echo "$name: no .c file (headers only: built by the next)"; ok=$((ok + 1)); continue; }
+	fi
+	# shellcheck disable=SC2086
+	if mk -s olddefconfig >/dev/null && mk -j"$JOBS" $targets >"$out/step-$i.log" 2>&1; then
 		w=$(grep -c 'warning:' "$out/step-$i.log" || true)
-		echo "$name: built in $(($(date +%s) - t0)) s, $w compiler warnings"
+		echo "$name: built ($([ "$touched" = 1 ] && echo "$targets" || echo bzImage)) in $(($(date +%s) - t0)) s, $w compiler warnings"
 		[ "$w" = 0 ] || grep -m5 'warning:' "$out/step-$i.log" | sed 's/^/    /'
 		ok=$((ok + 1))
 	else
@@ -94,7 +120,7 @@ for p in "${patches[@]}"; do
 		[ "$keep" = 1 ] || break
 	fi
 done
-echo "$ok of $((total - from + 1)) patches build ($flavor)"
+echo "$ok of $((total - from + 1)) patches build ($flavor$([ "$touched" = 1 ] && echo ", touched objects")${only:+, only$only})"
 [ "$bad" = 0 ]
 }
-main "$@"
+main "$@"; exit	# on one line: nothing after it is read, even if the file changes meanwhile
