@@ -16,27 +16,22 @@ machine), never "fails on vanilla" alone.
 import re
 import sys
 
-MITIG = ("CONFIG_CPU_MITIGATIONS is off in the tinyconfig guests: cpu_mitigations_off() "
-         "lets unprivileged loads bypass the Spectre v1/v4 rules this case expects")
+DEBIAN = ("fails on Debian's own 6.12.118+deb12-cloud-amd64 binary too (tests/distro-ab.sh "
+          "progs, docs/distro.md): the release under TCG, not this config or the series")
 RULES = [  # (regex on the test name, reason); first match wins
-    (r"@unpriv$", MITIG),
-    (r"^\d+/u ", MITIG),
-    (r"^verifier_ref_tracking", "kfunc bpf_key_put needs CONFIG_KEYS and "
-     "CONFIG_SYSTEM_DATA_VERIFICATION: the object does not load"),
-    (r"^verifier_(sock|jeq_infer_not_null)", "map_xskmap needs CONFIG_XDP_SOCKETS: "
-     "the object does not load"),
-    (r"^verifier_lsm", "LSM hook audit_rule_known needs CONFIG_AUDIT: not in the BTF"),
-    (r"^verifier_tailcall_jit", "expects endbr64 in the JIT image: CONFIG_X86_KERNEL_IBT off"),
-    (r"^verifier_global_subprogs/arg_tag_ctx_fmod_ret|^cgrp_local_storage/(yes|no)_rcu_lock",
-     "syscalls are not modifiable/sleepable attach targets without "
-     "CONFIG_FUNCTION_ERROR_INJECTION"),
-    (r"^cgrp_local_storage/cgroup_iter_sleepable", "name_to_handle_at(2) needs CONFIG_FHANDLE"),
-    (r"^(map_kptr/success-map|task_local_storage/exit_creds)", "kern_sync_rcu() uses "
-     "membarrier(2): CONFIG_MEMBARRIER off (ENOSYS)"),
+    (r"^verifier_(loops1|search_pruning):TIMEOUT$", "runs past the 300 s of "
+     "tests/guest/upstream-each.sh: verifier scale cases (1M instructions) on a kernel "
+     "built -Os (tinyconfig's CC_OPTIMIZE_FOR_SIZE) under TCG; 145 s on Debian's -O2"),
+    (r"^verifier_bounds_deduction/check deducing bounds from const, \d+ @unpriv$", DEBIAN),
+    (r"^verifier_map_ptr/bpf_map_ptr: r = 0, r = r \+ map_ptr @unpriv$", DEBIAN),
+    (r"^(test_local_storage|cgrp_local_storage/(cgrp1_(yes|no)|yes)_rcu_lock)$", DEBIAN),
+    (r"^cgrp_local_storage/no_rcu_lock$", "its sleepable fentry program (cgrp_ls_sleepable) "
+     "is refused with EACCES on the gate's kernels, vanilla and patched alike, and loads "
+     "on Debian's binary: a config difference not found yet"),
+    (r"^verifier_ref_tracking", "kfunc bpf_key_put needs CONFIG_KEYS (on in Debian's "
+     "config, off in the gate's kernels): the object does not load"),
     (r"^timer", "bpf_timer is refused on PREEMPT_RT in 6.12 (the verifier's only RT-specific "
      "refusal): the objects do not load"),
-    (r"^(task_local_storage/nodeadlock|test_local_storage)", "LSM socket hooks need "
-     "CONFIG_SECURITY_NETWORK: not in the BTF"),
 ]
 # a test that fails through its subtests gets the reason of its subtests
 PARENT = "fails through the subtests listed below"
@@ -44,7 +39,15 @@ PARENT = "fails through the subtests listed below"
 
 def failures(suite, text):
     out = set()
+    runner = "test_verifier" if suite == "verifier" else "test_progs"
     for line in text.splitlines():
+        # upstream.sh's TAP names every failure, on the list or not (its runner
+        # output, below, is cut at 400 lines)
+        m = re.match(r"^(?:not )?ok \d+ - " + runner + r": (.+?) (?:FAILED, and it is "
+                     r"not a known vanilla failure|fails on vanilla too # SKIP)", line)
+        if m:
+            out.add(m.group(1))
+            continue
         line = re.sub(r"^#   ", "", line.rstrip("\r"))
         if suite == "verifier":
             m = re.match(r"^#(\d+/[up] .*) FAIL", line)

@@ -6,9 +6,10 @@
 # booting a vanilla kernel. Each list carries the stamp of what it was measured on:
 #   "# stamp: vanilla kernel KEY, tests SHA"
 # KEY is kernel/build.sh's build key of the vanilla kernel of that flavour (Debian
-# tree version + config fragments), SHA a hash of the test runner and the selftests
-# build script. When either changes, the lists are stale and this check fails until
-# they are measured again (./run test upstream-vanilla, then tests/upstream-known.py).
+# tree version + config fragments), SHA a hash of the test runners (upstream.sh and
+# its test_progs runner upstream-each.sh) and the selftests build script. When either
+# changes, the lists are stale and this check fails until they are measured again
+# (./run test upstream-vanilla, then tests/upstream-known.py).
 #
 #   tests/upstream-stamp.sh print FLAVOUR     the stamp of the current tree
 #   tests/upstream-stamp.sh check FLAVOUR [SUITE...]
@@ -24,7 +25,8 @@ esac
 stamp() {
 	local key sha
 	key=$("$top/kernel/build.sh" --vanilla --flavor "$flavour" --print-key) || return 1
-	sha=$(cat "$top/tests/guest/upstream.sh" "$top/tests/selftests-build.sh" | sha256sum | cut -c1-16)
+	sha=$(cat "$top/tests/guest/upstream.sh" "$top/tests/guest/upstream-each.sh" \
+		"$top/tests/selftests-build.sh" | sha256sum | cut -c1-16)
 	echo "vanilla kernel $key, tests $sha"
 }
 if [ "$mode" = print ]; then stamp; exit; fi

@@ -9,8 +9,9 @@
 # Prints every failing case as "# ab-fail: CASE" for the host to compare, and the
 # summary "# upstream test_verifier|test_progs (KERNEL): N passed, N failed, N skipped".
 # test_progs of 6.12 has no watchdog: each test of the subset runs in its own
-# test_progs under a timeout (PROGS_TIMEOUT, 300 s), and one that exceeds it is a
-# failing case "NAME:TIMEOUT"; "# time NAME S" lines give each test's seconds.
+# test_progs under a timeout (upstream-each.sh; PROGS_TIMEOUT, here 900 s), and one
+# that exceeds it is a failing case "NAME:TIMEOUT"; "# time NAME S" lines give each
+# test's seconds.
 #   sh /tests/upstream-ab.sh KERNEL [verifier|progs]
 . /tests/lib.sh
 kernel=${1:-distro}
@@ -37,38 +38,20 @@ ok "$([ "$(cat /proc/sys/kernel/unprivileged_bpf_disabled)" = 0 ] && echo 0 || e
 cd "$dir" || exit 1
 if [ "$suite" = progs ]; then
 	[ -f "/boot/config-$(uname -r)" ]; ok $? "this kernel's config staged as /boot/config-$(uname -r)"
-	subset=$(awk '/^PROGS_SUBSET=/ { on = 1 } on { l = l $0; if ($0 !~ /\\$/) exit }
-		END { gsub(/\\/, "", l); sub(/^PROGS_SUBSET=/, "", l); print l }' /tests/upstream.sh)
-	./test_progs -t "$subset" -l >/tmp/up.list 2>&1
-	tests=$(grep -E '^[a-z_0-9]+$' /tmp/up.list | sort -u)
-	nt=$(echo "$tests" | grep -c .)
-	[ "$nt" -gt 0 ]; ok $? "test_progs lists $nt tests for the subset ($subset)"
+	. /tests/upstream-each.sh
+	subset=$(progs_subset)
 	t0=$(cut -d' ' -f1 /proc/uptime)
-	: >/tmp/up.log
-	: >/tmp/up.timeout
-	for t in $tests; do
-		a=$(cut -d' ' -f1 /proc/uptime)
-		timeout -s KILL "${PROGS_TIMEOUT:-300}" ./test_progs -a "$t" </dev/null >/tmp/up.one 2>&1
-		rc=$?
-		b=$(cut -d' ' -f1 /proc/uptime)
-		cat /tmp/up.one >>/tmp/up.log
-		echo "# time $t $(awk "BEGIN { printf \"%.0f\", $b - $a }")"
-		[ $rc = 137 ] && echo "$t:TIMEOUT" >>/tmp/up.timeout
-	done
+	# 900 s: both sides must finish what they can (145 s the slowest here)
+	PROGS_TIMEOUT=${PROGS_TIMEOUT:-900} progs_each "$subset"
 	t1=$(cut -d' ' -f1 /proc/uptime)
-	# "#123     name:FAIL", "#123/4   name/sub name:FAIL" (the same binary on both kernels)
-	{ sed -n -E 's/^#[0-9]+(\/[0-9]+)? +(.+):FAIL$/\2/p' /tmp/up.log; cat /tmp/up.timeout; } |
-		sort -u >/tmp/up.fail
-	sed -n -E 's/^#[0-9]+ +([^ /]+):(OK|FAIL|SKIP).*/\1/p' /tmp/up.log | sort -u >/tmp/up.ran
+	[ "$each_n" -gt 0 ]; ok $? "test_progs lists $each_n tests for the subset ($subset)"
 	ran=$(wc -l </tmp/up.ran)
-	to=$(wc -l </tmp/up.timeout)
-	[ $((ran + to)) -ge "$nt" ]
-	ok $? "every test of the subset reported or timed out ($ran reported, $to timed out, of $nt)"
-	# "Summary: 1/3 PASSED, 0 SKIPPED, 0 FAILED" per run: tests and subtests summed
-	passed=$(sed -n -E 's/^Summary: ([0-9]+)\/([0-9]+) PASSED.*/\1 \2/p' /tmp/up.log |
-		awk '{ t += $1; s += $2 } END { print t + 0 " tests (" s + 0 " subtests)" }')
-	skipped=$(sed -n -E 's/.* ([0-9]+) SKIPPED.*/\1/p' /tmp/up.log | awk '{ s += $1 } END { print s + 0 }')
-	failed=$(sed -n -E 's/.* ([0-9]+) FAILED.*/\1/p' /tmp/up.log | awk '{ s += $1 } END { print s + 0 }')
+	[ $((ran + each_to)) -ge "$each_n" ]
+	ok $? "every test of the subset reported or timed out ($ran reported, $each_to timed out, of $each_n)"
+	passed=$(sed -n -E 's/^Summary: ([0-9]+)\/([0-9]+) PASSED.*/\1 tests (\2 subtests)/p' /tmp/up.sum)
+	skipped=$(sed -n -E 's/.* ([0-9]+) SKIPPED.*/\1/p' /tmp/up.sum)
+	failed=$(sed -n -E 's/.* ([0-9]+) FAILED.*/\1/p' /tmp/up.sum)
+	to=$each_to
 	sed 's/^/# ab-fail: /' /tmp/up.fail
 	echo "# upstream test_progs subset ($kernel, $(uname -r)): $passed passed, $failed failed, $skipped skipped, $to timed out ($(awk "BEGIN { printf \"%.0f\", $t1 - $t0 }")s)"
 	done_testing
