@@ -51,9 +51,8 @@ if [ "$suite" = progs ]; then
 	passed=$(sed -n -E 's/^Summary: ([0-9]+)\/([0-9]+) PASSED.*/\1 tests (\2 subtests)/p' /tmp/up.sum)
 	skipped=$(sed -n -E 's/.* ([0-9]+) SKIPPED.*/\1/p' /tmp/up.sum)
 	failed=$(sed -n -E 's/.* ([0-9]+) FAILED.*/\1/p' /tmp/up.sum)
-	to=$each_to
 	sed 's/^/# ab-fail: /' /tmp/up.fail
-	echo "# upstream test_progs subset ($kernel, $(uname -r)): $passed passed, $failed failed, $skipped skipped, $to timed out ($(awk "BEGIN { printf \"%.0f\", $t1 - $t0 }")s)"
+	echo "# upstream test_progs subset ($kernel, $(uname -r)): $passed passed, $failed failed, $skipped skipped, $each_to timed out ($(awk "BEGIN { printf \"%.0f\", $t1 - $t0 }")s)"
 	done_testing
 fi
 t0=$(cut -d' ' -f1 /proc/uptime)

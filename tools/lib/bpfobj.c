@@ -149,8 +149,7 @@ static long long count_batch(int map_fd, unsigned int key_size, unsigned int val
 {
 	size_t vsz = ((size_t)value_size + 7) / 8 * 8;
 	unsigned int chunk = 256;
-	__u32 in = 0, out = 0;
-	bool first = true;
+	__u32 in = 0, out = 0, *inp = NULL;	/* NULL: from the first bucket */
 	long long n = 0;
 	void *keys = NULL, *vals = NULL;
 
@@ -168,26 +167,23 @@ static long long count_batch(int map_fd, unsigned int key_size, unsigned int val
 		chunk /= 2;
 	for (;;) {
 		__u32 cnt = chunk;
-		void *k, *v;
 		int err;
 
 		if (!keys) {
-			k = realloc(keys, (size_t)chunk * key_size);
-			if (!k)
-				goto nomem;
-			keys = k;
-			v = realloc(vals, (size_t)chunk * vsz);
-			if (!v)
-				goto nomem;
-			vals = v;
+			keys = malloc((size_t)chunk * key_size);
+			vals = malloc((size_t)chunk * vsz);
+			if (!keys || !vals) {
+				n = -ENOMEM;
+				break;
+			}
 		}
-		err = bpf_map_lookup_batch(map_fd, first ? NULL : &in, &out, keys, vals, &cnt,
-					   NULL);
+		err = bpf_map_lookup_batch(map_fd, inp, &out, keys, vals, &cnt, NULL);
 		err = err ? -errno : 0;
 		if (err == -ENOSPC && !cnt && chunk < max && chunk < (1u << 20)) {
 			chunk *= 2;	/* one bucket holds more than the buffer */
 			free(keys);
-			keys = NULL;
+			free(vals);
+			keys = vals = NULL;
 			continue;
 		}
 		if (err && err != -ENOENT) {
@@ -203,15 +199,11 @@ static long long count_batch(int map_fd, unsigned int key_size, unsigned int val
 		if (err == -ENOENT)	/* the last bucket */
 			break;
 		in = out;
-		first = false;
+		inp = &in;
 	}
 	free(keys);
 	free(vals);
 	return n;
-nomem:
-	free(keys);
-	free(vals);
-	return -ENOMEM;
 }
 
 long long bpfmem_count_elements(int map_fd, unsigned int key_size, unsigned int value_size,
