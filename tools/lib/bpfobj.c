@@ -11,6 +11,7 @@
 
 #include "bpfobj.h"
 #include "feature_probe.h"
+#include "map_dump.h"
 
 const char *bpfmem_map_type_str(int t)
 {
@@ -140,18 +141,16 @@ long long bpfmem_count_keys(int map_fd, unsigned int key_size, long long max)
 }
 
 /*
- * BPF_MAP_LOOKUP_BATCH over the whole map, at most @max elements; -errno when a call
- * fails (a kind without batch ops: the kernel's ENOTSUPP, 524). A bucket larger than
- * the buffer (-ENOSPC, nothing copied) doubles the buffer.
+ * BPF_MAP_LOOKUP_BATCH over the whole map (map_dump.c's batch walk, counting), at most
+ * @max elements; -errno when a call fails (a kind without batch ops: the kernel's
+ * ENOTSUPP, 524).
  */
 static long long count_batch(int map_fd, unsigned int key_size, unsigned int value_size,
 			     bool percpu, long long max)
 {
-	size_t vsz = ((size_t)value_size + 7) / 8 * 8;
-	unsigned int chunk = 256;
-	__u32 in = 0, out = 0, *inp = NULL;	/* NULL: from the first bucket */
-	long long n = 0;
-	void *keys = NULL, *vals = NULL;
+	struct bpfmem_map_read r = { .key_size = key_size };
+	size_t vsz = ((size_t)value_size + 7) / 8 * 8, window = 256;
+	long long n;
 
 	if (percpu) {
 		int ncpus = libbpf_num_possible_cpus();
@@ -162,47 +161,12 @@ static long long count_batch(int map_fd, unsigned int key_size, unsigned int val
 	}
 	if (!vsz || !key_size)
 		return -EINVAL;
-	/* the buffer within 4 MiB, one element at least */
-	while (chunk > 1 && (size_t)chunk * (key_size + vsz) > (4u << 20))
-		chunk /= 2;
-	for (;;) {
-		__u32 cnt = chunk;
-		int err;
-
-		if (!keys) {
-			keys = malloc((size_t)chunk * key_size);
-			vals = malloc((size_t)chunk * vsz);
-			if (!keys || !vals) {
-				n = -ENOMEM;
-				break;
-			}
-		}
-		err = bpf_map_lookup_batch(map_fd, inp, &out, keys, vals, &cnt, NULL);
-		err = err ? -errno : 0;
-		if (err == -ENOSPC && !cnt && chunk < max && chunk < (1u << 20)) {
-			chunk *= 2;	/* one bucket holds more than the buffer */
-			free(keys);
-			free(vals);
-			keys = vals = NULL;
-			continue;
-		}
-		if (err && err != -ENOENT) {
-			/* e.g. ENOTSUPP (524): a kind without batch ops; the caller walks keys */
-			n = err;
-			break;
-		}
-		n += cnt;
-		if (n >= max) {
-			n = max;
-			break;
-		}
-		if (err == -ENOENT)	/* the last bucket */
-			break;
-		in = out;
-		inp = &in;
-	}
-	free(keys);
-	free(vals);
+	r.value_size = vsz;
+	/* the buffers within 4 MiB, one element at least */
+	while (window > 1 && window * (key_size + vsz) > (4u << 20))
+		window /= 2;
+	n = bpfmem_map_count(map_fd, &r, window, max);
+	bpfmem_map_read_free(&r);
 	return n;
 }
 

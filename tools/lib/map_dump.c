@@ -10,6 +10,7 @@
  * never cut short and never an error.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <bpf/bpf.h>
@@ -176,23 +177,32 @@ static int read_each(const struct bpfmem_map_ops *ops, int fd, struct bpfmem_map
 	return err == -ENOENT ? 0 : err;
 }
 
-int bpfmem_map_read_ops(const struct bpfmem_map_ops *ops, int fd, struct bpfmem_map_read *r,
-			size_t expect)
+/* what a kernel without batch operations for the kind answers the first batch */
+static bool no_batch_ops(int err)
+{
+	return err == -EINVAL || err == -ENOTSUP || err == -EOPNOTSUPP ||
+	       err == -524 /* ENOTSUPP */;
+}
+
+/*
+ * The batch walk of a read and of a count: each batch lands after the entries kept
+ * (@keep) or over the previous batch (a count, in buffers of r->cap entries, grown
+ * only for a bucket larger than they are). Ends after the last bucket or once @max
+ * entries were seen. The entries seen, or -errno; *@started: a batch was read.
+ */
+static long long batch_walk(const struct bpfmem_map_ops *ops, int fd,
+			    struct bpfmem_map_read *r, bool keep, long long max, bool *started)
 {
 	__u64 in[8], out[8];	/* the batch token: a bucket index for hash maps */
-	bool started = false;
+	long long seen = 0;
 	__u32 count;
 	int err;
 
-	r->n = 0;
-	err = grow(r, expect ? expect : 1);
-	if (err)
-		return err;
 	for (;;) {
 		if (r->n == r->cap && (err = grow(r, r->cap + 1)))
 			return err;
 		count = r->cap - r->n;
-		err = ops->lookup_batch(fd, started ? in : NULL, out,
+		err = ops->lookup_batch(fd, *started ? in : NULL, out,
 					(char *)r->keys + r->n * r->key_size,
 					(char *)r->vals + r->n * r->value_size, &count);
 		if (err == -ENOSPC && !count) {
@@ -202,23 +212,59 @@ int bpfmem_map_read_ops(const struct bpfmem_map_ops *ops, int fd, struct bpfmem_
 				return err;
 			continue;
 		}
-		if (err && err != -ENOENT) {
-			if (!started && (err == -EINVAL || err == -ENOTSUP || err == -EOPNOTSUPP ||
-					 err == -524 /* ENOTSUPP */))
-				return read_each(ops, fd, r);
+		if (err && err != -ENOENT)
 			return err;
-		}
-		r->n += count;
-		if (err)	/* ENOENT: that was the last bucket */
-			return 0;
+		seen += count;
+		if (keep)
+			r->n += count;
+		if (err || seen >= max)	/* ENOENT: that was the last bucket */
+			return seen;
 		memcpy(in, out, sizeof(in));
-		started = true;
+		*started = true;
 	}
+}
+
+int bpfmem_map_read_ops(const struct bpfmem_map_ops *ops, int fd, struct bpfmem_map_read *r,
+			size_t expect)
+{
+	bool started = false;
+	long long n;
+	int err;
+
+	r->n = 0;
+	err = grow(r, expect ? expect : 1);
+	if (err)
+		return err;
+	n = batch_walk(ops, fd, r, true, LLONG_MAX, &started);
+	if (n < 0 && !started && no_batch_ops(n))
+		return read_each(ops, fd, r);
+	return n < 0 ? n : 0;
+}
+
+long long bpfmem_map_count_ops(const struct bpfmem_map_ops *ops, int fd,
+			       struct bpfmem_map_read *r, size_t window, long long max)
+{
+	bool started = false;
+	long long n;
+	int err;
+
+	r->n = 0;
+	err = grow(r, window ? window : 1);
+	if (err)
+		return err;
+	n = batch_walk(ops, fd, r, false, max, &started);
+	r->n = 0;	/* nothing kept */
+	return n > max ? max : n;
 }
 
 int bpfmem_map_read(int fd, struct bpfmem_map_read *r, size_t expect)
 {
 	return bpfmem_map_read_ops(&real_ops, fd, r, expect);
+}
+
+long long bpfmem_map_count(int fd, struct bpfmem_map_read *r, size_t window, long long max)
+{
+	return bpfmem_map_count_ops(&real_ops, fd, r, window, max);
 }
 
 void bpfmem_map_read_free(struct bpfmem_map_read *r)

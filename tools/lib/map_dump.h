@@ -29,6 +29,15 @@ struct bpfmem_map_ops {
 int bpfmem_map_read(int fd, struct bpfmem_map_read *r, size_t expect);
 int bpfmem_map_read_ops(const struct bpfmem_map_ops *ops, int fd, struct bpfmem_map_read *r,
 			size_t expect);
+/*
+ * Counts the entries of @fd by batch lookups through @r's buffers, sized for @window
+ * entries (larger only for a bucket that holds more) and reused by every batch: each
+ * bucket once, nothing kept, at most @max. The count, or -errno: a kind without batch
+ * operations answers as the kernel does (e.g. -ENOTSUPP, 524), for the caller's walk.
+ */
+long long bpfmem_map_count(int fd, struct bpfmem_map_read *r, size_t window, long long max);
+long long bpfmem_map_count_ops(const struct bpfmem_map_ops *ops, int fd,
+			       struct bpfmem_map_read *r, size_t window, long long max);
 void bpfmem_map_read_free(struct bpfmem_map_read *r);
 
 #endif
