@@ -110,7 +110,7 @@ else
 	fail "flows map is not dynamic (or its memory line is missing)"
 fi
 echo "--- events counted vs expected: 3 tasks and a CPU hog on CPU 0, fentry on getppid"
-# series patch 12: a run that finds its program busy on the CPU (another task
+# series patch 19: a run that finds its program busy on the CPU (another task
 # preempted inside it) waits instead of being skipped; without it, many are missed
 if rtguard -n 20000 -w 3 -H >/tmp/rtg.out; then
 	cat /tmp/rtg.out
@@ -123,7 +123,7 @@ echo "--- events counted vs expected: the same, fentry hit with and without an r
 # series patch 20: a program that qualifies and asks (BPF_F_RT_NONPREEMPT, as
 # rtguard's does) runs non-preemptible on PREEMPT_RT at kernel.bpf_rt_nonpreempt=1
 # (the default); 0 refuses. A run with a lock held cannot wait for a preempted
-# holder (patch 12), so without it runs are skipped there while another task is
+# holder (patch 19), so without it runs are skipped there while another task is
 # preempted inside the program.
 np=/proc/sys/kernel/bpf_rt_nonpreempt
 for v in 0 1; do

@@ -12,7 +12,7 @@
 # "N of N patches build (FLAVOR)". Exit 1 if one does not.
 #
 #   kernel/build-each.sh [--flavor base|rt|debug] [--from N] [--keep-going] [--touched]
-#                        [--only "N N..."]
+#                        [--only "N N..."] [--save FILE]
 #
 # --touched: build only the objects of the .c files each patch touches (after a
 # `make prepare`), not bzImage: a quick check that the code a patch adds for another
@@ -21,6 +21,9 @@
 # --only: apply only the patches numbered (in series order) onto the pristine tree:
 # whether a part of the series (cover letter, "Taking it in parts") applies and
 # builds without the rest.
+# --save: when every step built, copy the last bzImage to FILE (a part's kernel, to boot:
+# e.g. --only "1 2" --from 2 --save a.bzImage builds part (a) once, after its last patch;
+# --from counts the patches selected).
 #
 # Its tree and build directory are $BPFMEM_CACHE/kernel/each-FLAVOR{,-build}; the
 # first step builds cold (ccache hits what the flavour's own builds compiled), each
@@ -31,7 +34,7 @@ main() {
 here=$(cd "$(dirname "$0")" && pwd)
 CACHE=${BPFMEM_CACHE:-/var/cache/bpfmem}
 JOBS=${BPFMEM_JOBS:-$(($(nproc) + 1))}
-flavor=base from=1 keep=0 touched=0 only=""
+flavor=base from=1 keep=0 touched=0 only="" save=""
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--flavor) flavor=$2; shift 2 ;;
@@ -39,7 +42,8 @@ while [ $# -gt 0 ]; do
 	--keep-going) keep=1; shift ;;
 	--touched) touched=1; shift ;;
 	--only) only=" $2 "; shift 2 ;;
-	-h|--help) sed -n '3,27p' "$0"; exit 0 ;;
+	--save) save=$2; shift 2 ;;
+	-h|--help) sed -n '3,30p' "$0"; exit 0 ;;
 	*) echo "kernel/build-each.sh: unknown argument '$1'" >&2; exit 2 ;;
 	esac
 done
@@ -121,6 +125,9 @@ for p in "${patches[@]}"; do
 	fi
 done
 echo "$ok of $((total - from + 1)) patches build ($flavor$([ "$touched" = 1 ] && echo ", touched objects")${only:+, only$only})"
+if [ -n "$save" ] && [ "$bad" = 0 ] && [ "$touched" = 0 ]; then
+	cp "$out/arch/x86/boot/bzImage" "$save" && echo "saved $save"
+fi
 [ "$bad" = 0 ]
 }
 main "$@"; exit	# on one line: nothing after it is read, even if the file changes meanwhile

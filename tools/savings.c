@@ -2,7 +2,7 @@
 /*
  * bpfmem savings: memory a BPF_F_NO_PREALLOC hash map saves against the same map
  * preallocated, measured in the memory cgroup the map is charged to. --lru: LRU hash
- * maps (BPF_F_NO_PREALLOC for them is bpfmem series patch 9).
+ * maps (BPF_F_NO_PREALLOC for them is bpfmem series patch 11).
  *
  * For one map shape (key size, value size, max entries) and a list of
  * occupancies, each case runs in a fresh child memcg /sys/fs/cgroup/bpfmem-savings-N:
@@ -96,7 +96,7 @@ static const struct bpfmem_opt opts[] = {
 	{ OPT_NO_CHURN, "no-churn", NULL, "skip the churn case" },
 	{ OPT_ROUNDS, "rounds", "N", "churn rounds (default 16; each replaces 1/8 of the keys)" },
 	{ OPT_SETTLE, "settle", "S", "seconds to wait after churn before 'settled' (default 2)" },
-	{ OPT_LRU, "lru", NULL, "LRU hash maps (BPF_F_NO_PREALLOC needs series patch 9)",
+	{ OPT_LRU, "lru", NULL, "LRU hash maps (BPF_F_NO_PREALLOC needs series patch 11)",
 	  .flag = &sav_env.lru },
 	{ 'j', "json", NULL, "JSON, one object per measurement:\n"
 	  "{mode,fill,occupancy_pct,elements,memory_bytes,kernel_bytes,\n"
@@ -217,7 +217,7 @@ int sav_create_in_cgroup(const char *cg, bool prealloc)
 	}
 	if (fd < 0 && sav_env.lru && !prealloc && err == 524 /* ENOTSUPP */)
 		bpfmem_err("this kernel has no LRU hash maps with BPF_F_NO_PREALLOC "
-			   "(bpfmem series patch 9)");
+			   "(bpfmem series patch 11)");
 	else if (fd < 0)
 		bpfmem_err("cannot create the %s map (key %ld, value %ld, %ld entries): %s",
 			   prealloc ? "preallocated" : "dynamic", sav_env.key_size, sav_env.value_size,

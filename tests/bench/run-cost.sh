@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # Host: the cost of a tracing program's run in task context on PREEMPT_RT, the series
-# against the same rt config without it (issue 30, finding 5: patch 12's run lock),
+# against the same rt config without it (issue 30, finding 5: patch 19's run lock),
 # N interleaved boots per kernel. Each boot runs the workload trigsys (getpgid() in a
 # loop with no program, an fentry program that qualifies for patch 20's non-preemptible
-# run, one that does not and takes patch 12's run lock, a kprobe; -r rounds each) and
+# run, one that does not and takes patch 19's run lock, a kprobe; -r rounds each) and
 # reports per mode the median calls/s of the boot and the overhead per call against no
 # program. Prints every boot and, per kernel and mode, the median of the boots' medians
 # with its range. TCG times are emulated: compare kernels only, on the same machine.

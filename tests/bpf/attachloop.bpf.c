@@ -18,7 +18,7 @@ int BPF_PROG(on_syscall, const struct pt_regs *regs, unsigned int nr)
 }
 
 /* -w: a program that may sleep on PREEMPT_RT (bpf_send_signal() is not on series
- * patch 20's list), so its runs in task context take patch 12's run lock and wait
+ * patch 20's list), so its runs in task context take patch 19's run lock and wait
  * there when another task is preempted inside it; it spins a little to be preempted
  * inside more often
  */

@@ -31,7 +31,7 @@ int BPF_KPROBE(count_getpgid, const struct pt_regs *regs)
  * by bpf_prog_run_array(): a count above one means that the caller, the map update,
  * sleeps in reclaim pinned to its CPU, which holds up CPU hot-unplug (series patch
  * 8 before v18). Not fentry: on PREEMPT_RT a trampoline's run may take its run lock,
- * a spinlock_t that disables migration once more (series patch 12).
+ * a spinlock_t that disables migration once more (series patch 19).
  */
 SEC("kprobe/try_to_free_mem_cgroup_pages")
 int BPF_KPROBE(reclaim_entry)

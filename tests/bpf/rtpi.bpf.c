@@ -4,7 +4,7 @@
  * or PI futex calls with the task's waiter queued (current->pi_blocked_on set).
  * It spins for a while (bpf_loop) so that a task of higher priority on the same
  * CPU can preempt a run and block on a PI futex in turn. On PREEMPT_RT with series
- * patch 12 that second run must not wait for the program's run lock (a second
+ * patch 19 that second run must not wait for the program's run lock (a second
  * rtmutex wait would overwrite its waiter): it is skipped and counted as a miss.
  * Runs in other processes return at once.
  */

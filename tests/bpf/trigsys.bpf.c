@@ -5,7 +5,7 @@
  * driver runs under BPF_PROG_TEST_RUN with preemption disabled, these runs are
  * preemptible on PREEMPT_RT: with the series, "count" qualifies for a non-preemptible
  * run (patch 20) and "lock" does not (bpf_send_signal() is not on patch 20's list),
- * so it takes patch 12's per-program run lock; "kprobe" is the reference.
+ * so it takes patch 19's per-program run lock; "kprobe" is the reference.
  */
 #include "vmlinux.h"
 #include <bpf/bpf_helpers.h>

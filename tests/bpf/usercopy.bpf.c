@@ -6,7 +6,7 @@
  * CONFIG_HARDENED_USERCOPY every such copy is checked against the usercopy region of
  * the slab cache the value lives in (check_object_size()): a cache without one is a
  * kernel BUG. Maps: preallocated hash and LRU, and BPF_F_NO_PREALLOC hash and LRU
- * (the latter needs series patch 9; the loader drops the flag where it is missing).
+ * (the latter needs series patch 11; the loader drops the flag where it is missing).
  *
  *   fentry do_sys_openat2         bpf_probe_read_user_str + bpf_probe_read_user of
  *                                 the filename into the value (map -> from user)

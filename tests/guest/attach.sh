@@ -26,9 +26,9 @@ sc=$(kv /tmp/al.out syscalls attachloop)
 ok $? "every round attached and ran ($r rounds, $hits program runs, $sc syscalls on the other CPUs)"
 
 # -w: a program that stays preemptible on PREEMPT_RT, two syscall tasks on every CPU:
-# runs wait on series patch 12's run lock while programs are detached, and a waiter
+# runs wait on series patch 19's run lock while programs are detached, and a waiter
 # sleeps in trampoline code. The image of a detached program must outlive its
-# waiters (patch 12: an SRCU grace period between two of RCU Tasks); a freed image
+# waiters (patch 19: an SRCU grace period between two of RCU Tasks); a freed image
 # run would Oops (int3 fill), failing the dmesg scan. Other kernels: the same load.
 wr=$((rounds / 2))
 attachloop -w -n "$wr" >/tmp/alw.out 2>&1

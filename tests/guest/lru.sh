@@ -117,7 +117,7 @@ for fill in bpf user; do
 done
 
 # --- a timer or wq armed in an evicted element whose node waits on the LRU free list
-# (series patch 9: the timers and workqueues of free-list nodes are cancelled when the
+# (series patch 11: the timers and workqueues of free-list nodes are cancelled when the
 # last user reference goes; without it the timer or the wq's callback keeps the
 # program and the program the map). PREEMPT_RT has no bpf_timer (the verifier says
 # so), and its bpf_wq_init() allocates from slab under a bpf_spin_lock with interrupts

@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# Guest test: the series' selftest map_tests/htab_mem_memcg.c (patch 5) on its own
+# Guest test: the series' selftest map_tests/htab_mem_memcg.c (patch 7) on its own
 # (tests/selftests-build.sh builds it as the runner htab_mem_memcg): a hash map's fdinfo
 # (memlock + alloc_cached_bytes + alloc_pending_bytes) against its own cgroup's
 # memory.stat "kernel", within one page per CPU plus one page; a per-CPU hash map's within the

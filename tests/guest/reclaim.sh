@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0
 # Syscall updates of BPF_F_NO_PREALLOC hash and LRU hash maps in a memory cgroup at its
-# limit (series patches 8 and 9): workload reclaimfill fills a map from user space
+# limit (series patches 2 and 11): workload reclaimfill fills a map from user space
 # while a sibling task on the same CPU calls getpgid(MAGIC) and a kprobe counts them.
 #  - memory.high just above the cgroup's usage: reclaim, no failed update (on
 #    PREEMPT_RT the refills charged by the irq_work kthread are not reclaimed: the

@@ -16,7 +16,7 @@ has "syscalls map counts dynamic" "bpfmem syscalls aggregate map is BPF_F_NO_PRE
 has "syscalls map inflight dynamic" "bpfmem syscalls in-flight map is BPF_F_NO_PREALLOC"
 has "flows counted tcp" "bpfmem flows counted the TCP workload"
 has "flows map flows dynamic" "bpfmem flows map is BPF_F_NO_PREALLOC"
-has "fentry expected 60000 counted 60000 missed 0" "fentry runs counted vs expected with a CPU hog: none missed (series patch 12)"
+has "fentry expected 60000 counted 60000 missed 0" "fentry runs counted vs expected with a CPU hog: none missed (series patch 19)"
 has "locked nonpreempt 0 expected 60000 counted [0-9]* missed [1-9]" "fentry runs hit with and without a lock held, without non-preemptible runs: some missed"
 has "locked nonpreempt 1 expected 60000 counted 60000 missed 0" "the same with non-preemptible runs: none missed (series patch 20)"
 ok $rc "rt-demo.sh exit status"

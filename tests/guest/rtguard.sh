@@ -4,16 +4,16 @@
 # map while attached to htab_map_delete_elem); two runs of one program never
 # interleave on a CPU (a per-CPU scratch slot is never found overwritten); every
 # call either ran or was counted as missed; and, with three tasks and a CPU-bound
-# one sharing CPU 0, no run is missed: on PREEMPT_RT series patch 12 makes a run
+# one sharing CPU 0, no run is missed: on PREEMPT_RT series patch 19 makes a run
 # that finds its program busy on the CPU wait for the preempted holder instead of
 # being skipped (without it, tasks preempted inside the program make the others
 # miss); on base and debug (voluntary preemption) programs are never preempted.
 # The same for kprobe programs (-K), guarded by bpf_prog_active: a kprobe inside its
 # own task's BPF syscall map operation is skipped; with a fourth task on CPU 0 making
-# BPF syscalls all along, none is missed (on PREEMPT_RT series patch 15: a program may
+# BPF syscalls all along, none is missed (on PREEMPT_RT series patch 1: a program may
 # run while another task is preempted inside a syscall's map operation).
 # -M: the program (on pid_vnr) is hit from two contexts, getsid() in plain task
-# context and fcntl(F_GETOWN) under an rwlock_t, where patch 12 cannot wait: on
+# context and fcntl(F_GETOWN) under an rwlock_t, where patch 19 cannot wait: on
 # PREEMPT_RT without non-preemptible runs (kernel.bpf_rt_nonpreempt=0) runs are
 # skipped while a task is preempted inside the program (checked: the case shows the
 # problem); with them (series patch 20; switch 1, the default, and rtguard's fentry
@@ -41,7 +41,7 @@ UCALLS=5000
 [ "$flavor" = debug ] && UCALLS=2000
 # cases: HOOK MODE LOAD. MODE np: kernel.bpf_rt_nonpreempt=1 (the default: programs
 # that ask and qualify run non-preemptible on PREEMPT_RT; rtguard's fentry programs
-# ask); wait: 0 (patch 12's run lock only).
+# ask); wait: 0 (patch 19's run lock only).
 # Other kernels have no such switch: one mode.
 cases="fentry:wait:none fentry:wait:hog udp:np:hog mixed:np:none mixed:np:hog"
 cases="$cases kprobe:np:none kprobe:np:hog"
@@ -112,7 +112,7 @@ done
 # -T: the task in BPF syscalls on CPU 0 updates a task storage map, holding the CPU's
 # task storage busy count while it may be preempted (PREEMPT_RT: migration disabled
 # only), and each kprobe run creates its task's storage: a run either is skipped and
-# counted (series patch 15 lets none go ahead while the count is raised) or gets its
+# counted (series patch 1 lets none go ahead while the count is raised) or gets its
 # storage; a NULL from bpf_task_storage_get(F_CREATE) is a run that went ahead into
 # another task's storage operation
 rtguard -n $CALLS -w 3 -s 200 -H -T >/tmp/gt.out 2>/tmp/gt.err

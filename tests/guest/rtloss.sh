@@ -4,11 +4,11 @@
 # getppid and exit_group of its workload, `bpfmem flows --closed` a tcp_close record
 # for every socket of a TCP churn, for fentry, kprobe and tracepoint hooks, with no
 # run missed where the kernel promises none (below, case by case). On PREEMPT_RT the
-# fentry programs rely on series patches 12 (runs in task context wait for a preempted
+# fentry programs rely on series patches 19 (runs in task context wait for a preempted
 # one) and 20 (programs that qualify, among them flows' packet and teardown hooks, run
 # non-preemptible, since series v17 because the tools ask for it with
 # BPF_F_RT_NONPREEMPT and kernel.bpf_rt_nonpreempt is 1 by default), kprobe ones on
-# patch 15. With the switch at 0 (PREEMPT_RT with the series only) the fentry cases
+# patch 1. With the switch at 0 (PREEMPT_RT with the series only) the fentry cases
 # run again under a competitor: every event counted or reported missed; how many
 # were missed is printed, not asserted (timing).
 # usage: rtloss.sh FLAVOR
@@ -37,8 +37,8 @@ n=0
 #    preempted: base's preemption is voluntary (PREEMPT_DYNAMIC, never preempted
 #    inside a program or inside the tool's own BPF syscall, which raises
 #    bpf_prog_active for kprobes), PREEMPT_RT runs them non-preemptible (patch 20;
-#    kprobes: patch 15). No other program runs meanwhile.
-#  - flows on PREEMPT_RT with the series: none missed (patches 12, 15 and 20;
+#    kprobes: patch 1). No other program runs meanwhile.
+#  - flows on PREEMPT_RT with the series: none missed (patches 1, 19 and 20;
 #    softirqs run in task context there, serialized per CPU, never on top of a run).
 #  - flows on a kernel without PREEMPT_RT: misses may happen, by design. Its packet
 #    hooks run both in task context with softirqs enabled (ip_output on a send,
@@ -67,7 +67,7 @@ done </tmp/rl.out
 # packet ones (from softirq and under socket locks, where a busy program cannot be
 # waited for) and the TCP teardown ones (a lookup by key, no search of the map); not
 # the send/recv ones, which create socket storage (slab) and run in plain task
-# context, where patch 12 waits, and not the UDP teardown ones, which may walk the
+# context, where patch 19 waits, and not the UDP teardown ones, which may walk the
 # whole flow map (bpf_for_each_map_elem: no bound the verifier knows) and run in task
 # context (close()) too
 flows_marks() {	# NAME=0|1 for each of flows' fentry/fexit programs, from bpfmem progs
@@ -88,7 +88,7 @@ if [ -e /proc/sys/kernel/bpf_rt_nonpreempt ]; then
 
 	# kernel.bpf_rt_nonpreempt=0: the tools still ask, nothing is granted, and
 	# runs under a lock or in softirq are skipped again while another task is
-	# preempted inside the program (patch 12 waits only in plain task context).
+	# preempted inside the program (patch 19 waits only in plain task context).
 	# Whether any is missed depends on timing: reported, not asserted; what is
 	# asserted is that every event is counted or reported missed.
 	echo 0 >$NP

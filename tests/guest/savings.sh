@@ -43,7 +43,7 @@ check_csv() {	# check_csv FILE LABEL
 		END { exit !(n > 0 && !bad) }' "$f"
 	ok $? "$l: every dynamic figure >= the floor (elements x element + buckets)"
 	if [ $series = yes ]; then
-	# exact-size slab objects (series patches 13, 19): what a dynamic map costs over
+	# exact-size slab objects (series patches 13, 18): what a dynamic map costs over
 	# the floor is slab page rounding, and the allocator's
 	# per-CPU caches and grace-period lists, which fdinfo reports (cached + pending;
 	# ~32 KiB on rt after a BPF fill that found a cache empty, > 10% of a 0.1% floor)
@@ -87,13 +87,13 @@ echo "# default shape: dynamic/prealloc = $r1% at 1%, $r100% at 100%"
 # a full dynamic map costs no more than a preallocated one, beyond the allocator's
 # cached and pending objects and 2% for slab page rounding: 1.40x with kmalloc size
 # classes before patch 13, 1.049x (base) and 1.054x (rt) with memcg's 8 B pointer per
-# slab object, 1.000x since patch 19 charges the exact-size objects itself (an 8 B
+# slab object, 1.000x since patch 18 charges the exact-size objects itself (an 8 B
 # header per element, as before patch 13, would add 80 KiB = 5% and fail this).
 if forced /tmp/sav.csv; then
 	skip "default shape: full dynamic map <= preallocated" "kernel forced the map dynamic"
 elif [ $series = no ]; then
 	skip "default shape: full dynamic map ($r100% of the preallocated one) <= 1.02 x preallocated" \
-		"kernel without the series: elements in kmalloc size classes (series patches 13, 19: exact-size caches)"
+		"kernel without the series: elements in kmalloc size classes (series patches 13, 18: exact-size caches)"
 else
 	lim=$(awk -F, 'NR > 1 && $2 == "bpf" && $3 == 100 { m[$1] = $5
 			if ($1 == "dynamic") c = $8 + $9 }

@@ -53,13 +53,13 @@ for p in none drop reclaim; do
 	[ "$pend" = 0 ]; ok $? "$p: the trimmed objects went back to slab after the grace period (pending $pend)"
 	tb=$(awk '$1 == "trimmed_bytes" { print $2 }' $T/$p)
 	# memory.stat "kernel": exact-size slab objects are charged by the allocator
-	# (series patch 19), not as slab_unreclaimable
+	# (series patch 18), not as slab_unreclaimable
 	s0=$(v $T/$p memcg kmem_before) s1=$(v $T/$p memcg kmem_after)
 	c0=$(v $T/$p memcg current_before) c1=$(v $T/$p memcg current_after)
 	echo "# $p: trimmed $tb bytes; memcg kernel $s0 -> $s1 ($((s0 - s1))), memory.current $c0 -> $c1 ($((c0 - c1)))"
 	# debug (KASAN): the same pressure drains the quarantine of the cgroup's other
 	# slab objects (the map's objects are uncharged before they reach it, without
-	# their redzones since patch 19): only the lower bound holds there
+	# their redzones since patch 18): only the lower bound holds there
 	hi=$((tb * 2 + 262144))
 	[ "$flavor" = debug ] && hi=$((tb * 8 + 4194304))
 	[ $((s0 - s1)) -ge $((tb / 2)) ] && [ $((s0 - s1)) -le $hi ]
@@ -106,7 +106,7 @@ rmdir $A $B
 
 # ---- a removed memcg: its maps live on (the outer map of a process that moved to a
 # sibling holds them), charged to the parent from then on; memory.reclaim on the
-# parent must still trim their caches (series patch 6: a dying memcg's shrinker bits
+# parent must still trim their caches (series patch 8: a dying memcg's shrinker bits
 # go to its parent, or reclaim of the parent never calls the shrinker for them)
 P=/sys/fs/cgroup/bpfmem-shrink-p
 mkdir -p $P && echo +memory >$P/cgroup.subtree_control && mkdir -p $P/c $P/s

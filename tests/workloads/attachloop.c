@@ -7,7 +7,7 @@
  *   attachloop [-n ROUNDS] [-w]
  *
  * -w: the program may sleep on PREEMPT_RT (series patch 20 leaves it preemptible), and
- * two syscall tasks share every CPU, the attaching one's too: runs wait on patch 12's
+ * two syscall tasks share every CPU, the attaching one's too: runs wait on patch 19's
  * run lock for a task preempted inside the program while programs are detached and
  * their trampoline images freed (the image must outlive the waiters).
  *

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * lruchurn: an LRU hash map with BPF_F_NO_PREALLOC (lazy nodes, series patch 9) under
+ * lruchurn: an LRU hash map with BPF_F_NO_PREALLOC (lazy nodes, series patch 11) under
  * concurrent updates and deletes from every online CPU, so that CPUs take free
  * credits from the global list, hand them back and steal them from each other.
  *

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * mapcreate: BPF_MAP_CREATE latency while the bpf_mem_alloc registry is walked
- * (series patch 3's debugfs listing, patch 6's shrinker), for issue 39 finding 6:
+ * (series patch 5's debugfs listing, patch 8's shrinker), for issue 39 finding 6:
  *
  *   mapcreate [-n MAPS] [-r]
  *

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * rtpi: runs of a tracing program in a task blocked on an rtmutex
- * (tests/bpf/rtpi.bpf.c on rt_mutex_schedule()), for series patch 12's run lock:
+ * (tests/bpf/rtpi.bpf.c on rt_mutex_schedule()), for series patch 19's run lock:
  *
  *   rtpi [-d SECONDS] [-l LOOPS]
  *
@@ -11,7 +11,7 @@
  * try blocks in the kernel's PI futex slow path and runs the program, which spins
  * LOOPS bpf_loop iterations (default 10000); the second thread preempts the first
  * inside its run now and then. Its run then finds the program busy on CPU 0 while
- * its own waiter is queued: with patch 12 it must not wait for the run lock (it
+ * its own waiter is queued: with patch 19 it must not wait for the run lock (it
  * would block on a second rtmutex and overwrite current->pi_blocked_on) and is
  * skipped; waiting, it would not be counted as missed.
  *

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * trigsys: the cost of a tracing program's run in task context (tests/bpf/trigsys.bpf.c
- * on __x64_sys_getpgid), for issue 30's finding 5 (patch 12's run lock):
+ * on __x64_sys_getpgid), for issue 30's finding 5 (patch 19's run lock):
  *
  *   trigsys [-d SECONDS] [-r ROUNDS] [-t THREADS]
  *

@@ -148,7 +148,7 @@ int bpfmem_parse_ma_line(const char *line, struct bpfmem_ma_line *m)
 	for (i = 0; i < sizeof(counters) / sizeof(counters[0]); i++) {
 		if (ma_token(&p, counters[i], &v) || ma_u64(&v, &vals[i]))
 			return -EINVAL;
-		/* series patch 6 (shrinker) adds shrunk_objs after trimmed_objs */
+		/* series patch 8 (shrinker) adds shrunk_objs after trimmed_objs */
 		if (!strcmp(counters[i], "trimmed_objs") && !strncmp(p, "shrunk_objs=", 12)) {
 			if (ma_token(&p, "shrunk_objs", &v) || ma_u64(&v, &id))
 				return -EINVAL;

@@ -24,7 +24,7 @@ struct bpfmem_ma_line {
 	long long allocs, alloc_failures;
 	long long frees, refill_runs, refill_objs, trimmed_objs;
 	long long cached_objs, cached_bytes, pending_objs, pending_bytes;
-	long long shrunk_objs;	/* series patch 6; 0 before */
+	long long shrunk_objs;	/* series patch 8; 0 before */
 };
 /* Exact: all keys in the documented order, nothing else; -EINVAL otherwise. */
 int bpfmem_parse_ma_line(const char *line, struct bpfmem_ma_line *m);

@@ -5,7 +5,7 @@
 # fentry/fexit/fmodret (trampoline) or kprobe program counts the calls. The driver is a
 # raw_tp program run by BPF_PROG_TEST_RUN, which runs it between get_cpu() and
 # put_cpu(): the traced runs are not preemptible, also on PREEMPT_RT, so they never
-# take the series' run lock (patch 12). For the cost of runs in task context, where
+# take the series' run lock (patch 19). For the cost of runs in task context, where
 # the lock is taken, see tests/bench/run-cost.sh (workload trigsys).
 #
 #   sh /bench/trig.sh [-w WARMUP_S] [-d DURATION_S] [-p PRODUCERS]
