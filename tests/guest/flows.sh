@@ -37,12 +37,19 @@ start_flows() {	# start_flows OUT ARGS... : bpfmem flows in the background, wait
 	shift
 	bpfmem flows "$@" >"$out" 2>"$out.err" &
 	FPID=$!
-	# ready when the programs are attached
+	# ready when the programs are attached: 120 s at most (on Debian's whole kernels
+	# libbpf reads the traceable functions for each kprobe, seconds each under TCG on a
+	# loaded host), or until it exits; a test's workload before that would count nothing
 	i=0
-	while [ $i -lt 300 ] && ! grep -q '"type":"start"\|^Tracing' "$out" 2>/dev/null; do
+	while [ $i -lt 1200 ] && kill -0 "$FPID" 2>/dev/null &&
+	      ! grep -q '"type":"start"\|^Tracing' "$out" 2>/dev/null; do
 		sleep 0.1
 		i=$((i + 1))
 	done
+	FSTART=$((i / 10))
+	grep -q '"type":"start"\|^Tracing' "$out" 2>/dev/null ||
+		echo "# bpfmem flows $* not attached after $FSTART s: $(head -c 300 "$out.err")"
+	[ "$FSTART" -lt 10 ] || echo "# bpfmem flows $* attached after $FSTART s"
 }
 stop_flows() {	# SIGINT, returns its exit status
 	kill -INT "$FPID"

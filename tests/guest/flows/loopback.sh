@@ -71,7 +71,8 @@ for hook in fentry kprobe; do
 	rc=$?
 	ok $rc "redial ($hook): every connection of the socket closed with exact bytes, and its server side"
 	# intermittent with --hook kprobe on Debian's kernels, 2 vCPUs (2026-12-07): show them
-	[ $rc = 0 ] || { sed 's/^/#   gen: /' /tmp/rd.gen
+	[ $rc = 0 ] || { echo "#   attached after $FSTART s; $(grep -c '"type":"interval"' /tmp/rd.json) intervals; stderr: $(head -c 200 /tmp/rd.json.err)"
+		sed 's/^/#   gen: /' /tmp/rd.gen
 		grep '"type":"closed"' /tmp/rd.json | sed 's/"netns[^}]*"laddr"/"laddr"/; s/,"tx_bytes_total.*//; s/^/#   /'; }
 	l=$(last_interval /tmp/rd.json live_flows)
 	[ $RELAX = 1 ] || [ "$l" = 0 ]; ok $? "redial ($hook): map empty afterwards (live_flows $l)"
