@@ -54,6 +54,11 @@ stage_part() {	# stage_part PART: after its build, while each-base-build holds i
 	rm -rf "$CACHE/parts/up-$1" "$CACHE/parts/kmod-$1"
 	mkdir -p "$d/kconfig/$1.kmod" "$CACHE/parts/kmod-$1"
 	cp "$up/test_verifier" "$d/" && cp "$kb/.config" "$d/kconfig/$1.config" || return 1
+	# build-each makes bzImage only: modpost's Module.symvers of vmlinux comes with
+	# the modules target, which links vmlinux again (a new uname -v): the part's
+	# kernel is the bzImage of that link
+	nice make -C "$kb" -j"$(nproc)" bzImage modules >"$CACHE/parts/kmod-$1/build.log" 2>&1 &&
+		cp "$kb/arch/x86/boot/bzImage" "$CACHE/parts/$1.bzImage" || return 1
 	sed -n 's/^#define UTS_VERSION "\(.*\)"$/\1/p' "$kb/include/generated/utsversion.h" \
 		>"$d/kconfig/$1.uts"
 	for m in bpf_testmod bpf_test_no_cfi bpf_test_modorder_x bpf_test_modorder_y; do
