@@ -8,7 +8,7 @@
 # kernel), held to the base kernel's committed vanilla list,
 # and the guest tests of what the prefix adds:
 #   a    patches 1-2 (fixes):          enomem (patch 2: syscall fills without ENOMEM)
-#   ab   patches 1-7 (+observability): kunit (the bpf_mem_alloc suite), memcg (patch 7)
+#   ab   patches 1-7 (+observability): kunit (the bpf_mem_alloc suite)
 #   abc  patches 1-18 (+memory):       lru, shrink, savings
 # (d), 19-20, is about PREEMPT_RT and is built alone and on the whole series by
 # kernel/build-each.sh; the whole series is the gate.
@@ -89,8 +89,9 @@ for part in $parts; do
 			--add "$up/test_verifier" -- sh /tests/upstream.sh verifier base
 		case $part in
 		a) guest a enomem --smp 4 -- sh /tests/enomem.sh base ;;
-		ab) guest ab kunit --kunit -- sh /tests/kunit.sh base
-		    guest ab memcg --add "$stage" --add "$stage/htab_mem_memcg" -- sh /tests/memcg.sh base ;;
+		# not memcg: its selftest in the stage is the whole series' version (patch
+		# 18 changed what it compares), and memcg.sh expects 13's exact-size caches
+		ab) guest ab kunit --kunit -- sh /tests/kunit.sh base ;;
 		abc) guest abc lru --add "$stage" --add "$stage/test_lru_map" -- sh /tests/lru.sh base
 		     guest abc shrink -- sh /tests/shrink.sh base
 		     guest abc savings -- sh /tests/savings.sh base ;;
