@@ -90,18 +90,6 @@ struct exp_env exp_env = { .listen = DEFAULT_LISTEN, .interval = DEFAULT_INTERVA
 
 struct exp_state exp_st = { .stats_fd = -1 };
 
-static const int statuses[10] = { 200, 400, 404, 405, 408, 414, 431, 500, 503, 505 };
-
-int exp_status_idx(int status)
-{
-	int i;
-
-	for (i = 0; i < 10; i++)
-		if (statuses[i] == status)
-			return i;
-	return 1;	/* none other is answered */
-}
-
 static const struct bpfmem_opt opts[] = {
 	{ 'l', "listen", "ADDR:PORT", "address to listen on (default " DEFAULT_LISTEN "; IPv6 as\n"
 	  "[ADDR]:PORT); a non-loopback address only when given" },
@@ -308,10 +296,10 @@ void exp_render_self(struct bpfmem_buf *b, bool om)
 	bpfmem_prom_family(w, "bpfmem_exporter_collection_errors_total", "counter", "Collections whose map or program listing failed (those series are left out).");
 	bpfmem_prom_sample(w, exp_st.err_collect, NULL);
 	bpfmem_prom_family(w, "bpfmem_exporter_http_requests_total", "counter", "HTTP requests answered, by status code.");
-	for (i = 0; i < 10; i++) {
+	for (i = 0; i < EXP_NSTATUS; i++) {
 		char code[8];
 
-		snprintf(code, sizeof(code), "%d", statuses[i]);
+		snprintf(code, sizeof(code), "%d", exp_statuses[i]);
 		bpfmem_prom_sample(w, exp_st.requests[i], "code", code, NULL);
 	}
 	bpfmem_prom_family(w, "bpfmem_exporter_connections_rejected_total", "counter", "Connections refused with 503 at the connection limit (all of them with a whole request).");

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Host unit tests (TAP) of the exporter's HTTP server (tools/exporter/server.c) at its
- * connection cap, with a fake collection in place of tools/exporter.c (no BPF): it
+ * connection cap, with a fake collection in place of tools/exporter.c's three functions (no BPF): it
  * lasts until the test lets it end (a byte through a pipe), so the /metrics requests
  * that arrive meanwhile wait for it holding their connections. With MAX_CONNS (32) such connections, each with a whole
  * request, a 33rd connection cannot evict one (only those without a whole request are
@@ -31,18 +31,6 @@ static int gate[2];	/* the test writes a byte: one collection may end */
 
 struct exp_env exp_env = { .listen = "127.0.0.1:0" };
 struct exp_state exp_st = { .stats_fd = -1 };
-
-static const int statuses[10] = { 200, 400, 404, 405, 408, 414, 431, 500, 503, 505 };
-
-int exp_status_idx(int status)
-{
-	int i;
-
-	for (i = 0; i < 10; i++)
-		if (statuses[i] == status)
-			return i;
-	return 1;
-}
 
 void exp_collect(void)
 {

@@ -12,6 +12,8 @@
 #include "map_sample.h"
 #include "prog_sample.h"
 
+#define EXP_NSTATUS 10	/* HTTP statuses the server answers (exp_statuses) */
+
 struct exp_env {
 	const char *listen;
 	double interval;
@@ -31,14 +33,17 @@ struct exp_state {
 	/* counters since start */
 	long long collections, err_maps, err_memcgs, err_listing, err_progs, err_collect;
 	long long rejected, timeouts, evicted;
-	long long requests[10];	/* by status, see exp_status_idx() */
+	long long requests[EXP_NSTATUS];	/* by status, see exp_status_idx() */
 };
 
 extern struct exp_env exp_env;
 extern struct exp_state exp_st;
 
-/* tools/exporter.c */
+/* tools/exporter/server.c: exp_st.requests[] index of an answered status */
+extern const int exp_statuses[EXP_NSTATUS];
 int exp_status_idx(int status);
+
+/* tools/exporter.c */
 bool exp_stats_counted(void);
 void exp_collect(void);
 void exp_render_self(struct bpfmem_buf *b, bool om);

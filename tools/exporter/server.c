@@ -29,6 +29,19 @@
 #define LINGER_S 1.0
 
 
+/* the statuses the server answers, in exp_st.requests[] order */
+const int exp_statuses[EXP_NSTATUS] = { 200, 400, 404, 405, 408, 414, 431, 500, 503, 505 };
+
+int exp_status_idx(int status)
+{
+	int i;
+
+	for (i = 0; i < EXP_NSTATUS; i++)
+		if (exp_statuses[i] == status)
+			return i;
+	return 1;	/* none other is answered */
+}
+
 /* C_WAIT: a /metrics request waits for the collection under way */
 enum conn_state { C_READ, C_WAIT, C_WRITE, C_LINGER };
 

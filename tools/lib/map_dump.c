@@ -187,17 +187,23 @@ static bool no_batch_ops(int err)
 /*
  * The batch walk of a read and of a count: each batch lands after the entries kept
  * (@keep) or over the previous batch (a count, in buffers of r->cap entries, grown
- * only for a bucket larger than they are). Ends after the last bucket or once @max
- * entries were seen. The entries seen, or -errno; *@started: a batch was read.
+ * only for a bucket larger than they are), buffers first sized for @first entries.
+ * Ends after the last bucket or once @max entries were seen. The entries seen, or
+ * -errno; *@started: a batch was read.
  */
 static long long batch_walk(const struct bpfmem_map_ops *ops, int fd,
-			    struct bpfmem_map_read *r, bool keep, long long max, bool *started)
+			    struct bpfmem_map_read *r, size_t first, bool keep, long long max,
+			    bool *started)
 {
 	__u64 in[8], out[8];	/* the batch token: a bucket index for hash maps */
 	long long seen = 0;
 	__u32 count;
 	int err;
 
+	r->n = 0;
+	err = grow(r, first ? first : 1);
+	if (err)
+		return err;
 	for (;;) {
 		if (r->n == r->cap && (err = grow(r, r->cap + 1)))
 			return err;
@@ -228,14 +234,8 @@ int bpfmem_map_read_ops(const struct bpfmem_map_ops *ops, int fd, struct bpfmem_
 			size_t expect)
 {
 	bool started = false;
-	long long n;
-	int err;
+	long long n = batch_walk(ops, fd, r, expect, true, LLONG_MAX, &started);
 
-	r->n = 0;
-	err = grow(r, expect ? expect : 1);
-	if (err)
-		return err;
-	n = batch_walk(ops, fd, r, true, LLONG_MAX, &started);
 	if (n < 0 && !started && no_batch_ops(n))
 		return read_each(ops, fd, r);
 	return n < 0 ? n : 0;
@@ -245,14 +245,8 @@ long long bpfmem_map_count_ops(const struct bpfmem_map_ops *ops, int fd,
 			       struct bpfmem_map_read *r, size_t window, long long max)
 {
 	bool started = false;
-	long long n;
-	int err;
+	long long n = batch_walk(ops, fd, r, window, false, max, &started);
 
-	r->n = 0;
-	err = grow(r, window ? window : 1);
-	if (err)
-		return err;
-	n = batch_walk(ops, fd, r, false, max, &started);
 	r->n = 0;	/* nothing kept */
 	return n > max ? max : n;
 }
