@@ -2,12 +2,27 @@
 # SPDX-License-Identifier: GPL-2.0
 """Counts results in meson's testlog.json: every TAP line of a TAP test is one
 result (a TAP test that failed without a 'not ok' line counts one failure), every
-other test is one. Prints failures, then the plain 'N passed, N failed' line."""
+other test is one. Prints failures, each with the TAP diagnostics ('#' lines) next to
+it (CI shows only this: the testlog stays on the machine), then the plain
+'N passed, N failed' line."""
 import json
 import re
 import sys
 
 passed = failed = skipped = 0
+
+
+def diagnostics(out, i, before=8, after=24):
+    """the '#' lines just before and after the result on line i, indented"""
+    b = i
+    while b > 0 and i - b < before and out[b - 1].startswith("#"):
+        b -= 1
+    a = i + 1
+    while a < len(out) and a - i <= after and out[a].startswith("#"):
+        a += 1
+    return ["  " + o[:300] for o in out[b:i] + out[i + 1:a]]
+
+
 fails = []
 try:
     lines = open(sys.argv[1]).read().splitlines()
@@ -21,7 +36,7 @@ for line in lines:
     out_lines = (t.get("stdout") or "").splitlines()
     if any(re.match(r"^(not )?ok [0-9]+ ", o) for o in out_lines):
         p = f = 0
-        for out in out_lines:
+        for i, out in enumerate(out_lines):
             m = re.match(r"^(not ok|ok)\b[^#]*(#\s*(SKIP|TODO).*)?", out)
             if not m:
                 continue
@@ -32,6 +47,7 @@ for line in lines:
             else:
                 f += 1
                 fails.append(f"{name}: {out.strip()}")
+                fails.extend(diagnostics(out_lines, i))
         if res not in ("OK", "SKIP", "EXPECTEDFAIL") and f == 0:
             f = 1
             fails.append(f"{name}: {res}")
@@ -45,6 +61,6 @@ for line in lines:
         failed += 1
         fails.append(f"{name}: {res}")
 for f in fails:
-    print("FAILED:", f)
+    print(f if f.startswith("  ") else "FAILED: " + f)
 print(f"{passed} passed, {failed} failed" + (f", {skipped} skipped" if skipped else ""))
 sys.exit(1 if failed or passed == 0 else 0)
