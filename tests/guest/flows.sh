@@ -50,6 +50,14 @@ start_flows() {	# start_flows OUT ARGS... : bpfmem flows in the background, wait
 	grep -q '"type":"start"\|^Tracing' "$out" 2>/dev/null ||
 		echo "# bpfmem flows $* not attached after $FSTART s: $(head -c 300 "$out.err")"
 	[ "$FSTART" -lt 10 ] || echo "# bpfmem flows $* attached after $FSTART s"
+	# kprobes on ftrace, on these TCG guests, under host load: a workload started
+	# right after the attach returned had its first connections missed whole (every
+	# hook of theirs) for up to 0.7 s, while other kprobes of the same set already
+	# ran (2026-12-08, base, host loaded: 6 of 103 starts, each missing what came in
+	# its first 0.05-0.7 s, also after a UDP kprobe of the set had been seen to fire;
+	# FLOWS_PARTS=first runs tests/guest/flows/first.sh). The tool's
+	# programs are attached; the tests give the kernel a second before traffic
+	case " $* " in *" --hook kprobe "*) sleep 1 ;; esac
 }
 stop_flows() {	# SIGINT, returns its exit status
 	kill -INT "$FPID"
