@@ -3,8 +3,10 @@
 # attached do its kprobes count a connection? 16 one-connection workloads, one every
 # 0.25 s from the start line on; fails if the first is not counted. Chases the
 # delay start_flows() waits out (FLOWS_PARTS="first first ...", host under load).
+# FIRST_CPU=N: the tool on CPU 0, the workload on CPU N (taskset).
 # Sourced by /tests/flows.sh, whose helpers it uses.
-bpfmem flows -j --closed -i 1 -T 0 --hook kprobe >/tmp/fi.json 2>/tmp/fi.err &
+on() { if [ -n "${FIRST_CPU:-}" ]; then taskset -c "$1" "$@"; else shift; "$@"; fi; }
+on 0 bpfmem flows -j --closed -i 1 -T 0 --hook kprobe >/tmp/fi.json 2>/tmp/fi.err &
 FPID=$!
 while kill -0 $FPID 2>/dev/null && ! grep -q '"type":"start"' /tmp/fi.json; do
 	sleep 0.02
@@ -13,7 +15,7 @@ t0=$(cut -d' ' -f1 /proc/uptime)
 i=0
 rm -f /tmp/fi.t
 while [ $i -lt 16 ]; do
-	flowgen tcp 127.0.0.1 $((5100 + i)) 1 1000 >/dev/null
+	on "${FIRST_CPU:-0}" flowgen tcp 127.0.0.1 $((5100 + i)) 1 1000 >/dev/null
 	echo "$((5100 + i)) $(cut -d' ' -f1 /proc/uptime)" >>/tmp/fi.t
 	i=$((i + 1))
 	sleep 0.25
