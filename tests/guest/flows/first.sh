@@ -5,7 +5,11 @@
 # delay start_flows() waits out (FLOWS_PARTS="first first ...", host under load).
 # FIRST_CPU=N: the tool on CPU 0, the workload on CPU N (taskset).
 # Sourced by /tests/flows.sh, whose helpers it uses.
-on() { if [ -n "${FIRST_CPU:-}" ]; then taskset -c "$1" "$@"; else shift; "$@"; fi; }
+on() {	# on CPU CMD...: CMD, on CPU if FIRST_CPU is set
+	_c=$1
+	shift
+	if [ -n "${FIRST_CPU:-}" ]; then taskset -c "$_c" "$@"; else "$@"; fi
+}
 on 0 bpfmem flows -j --closed -i 1 -T 0 --hook kprobe >/tmp/fi.json 2>/tmp/fi.err &
 FPID=$!
 while kill -0 $FPID 2>/dev/null && ! grep -q '"type":"start"' /tmp/fi.json; do
