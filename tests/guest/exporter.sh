@@ -306,6 +306,65 @@ ok $? "8 scrapes at once: one collection (collections_total:$colls), the same bo
 ok $? "8 scrapes at once: memory grew by $((h1 - h0)) kB, less than one scrape's $g1 kB and 4 more bodies ($((4 * kb)) kB)"
 kill -INT $e4
 wait $e4
+
+# under the unit's limits (tools/dist/bpfmem-exporter.service.in: MemoryMax=256M,
+# CPUQuota=50%, TasksMax=4, which tests/unit/check-install.sh holds it to) and with
+# its capabilities (dropcap -u), as systemd would run it: 8 scrapes at once and 2 more
+# of the 3000 maps are whole, nothing is OOM-killed, the exporter never has more than
+# 4 tasks. The gate's kernels have no cpu or pids controller (tinyconfig); Debian's do.
+UCG=/sys/fs/cgroup/bpfmem-exp-unit
+for c in memory cpu pids; do
+	grep -qw $c /sys/fs/cgroup/cgroup.controllers && echo "+$c" >/sys/fs/cgroup/cgroup.subtree_control
+done
+mkdir -p $UCG
+echo 256M >$UCG/memory.max
+[ -f $UCG/cpu.max ] && echo "50000 100000" >$UCG/cpu.max
+[ -f $UCG/pids.max ] && echo 4 >$UCG/pids.max
+sh -c "echo \$\$ >$UCG/cgroup.procs && exec dropcap -u bpfmem exporter --listen 127.0.0.1:9738 --interval 0" \
+	2>/tmp/expu.err &
+eu=$!
+wait_for 'listening on' /tmp/expu.err $eu
+ok $? "exporter in a cgroup with the unit's limits ($(tr '\n' ' ' <$UCG/cgroup.controllers 2>/dev/null| sed 's/ $//')), its capabilities"
+pids=""
+for k in 1 2 3 4 5 6 7 8; do
+	timeout 120 wget -q -O /tmp/u$k.txt http://127.0.0.1:9738/metrics &
+	pids="$pids $!"
+done
+maxt=0
+while :; do
+	t=$(ls /proc/$eu/task 2>/dev/null | wc -l)
+	[ "$t" -gt $maxt ] && maxt=$t
+	alive=0
+	for p in $pids; do kill -0 $p 2>/dev/null && alive=1; done
+	[ $alive = 0 ] && break
+	sleep 0.05
+done
+fail=0
+for p in $pids; do wait $p || fail=1; done
+timeout 120 wget -q -O /tmp/u9.txt http://127.0.0.1:9738/metrics || fail=1
+timeout 120 wget -q -O /tmp/u10.txt http://127.0.0.1:9738/metrics || fail=1
+whole=0
+for k in 1 2 3 4 5 6 7 8 9 10; do
+	[ "$(grep -c '^bpfmem_map_memlock_bytes{' /tmp/u$k.txt)" -ge 3000 ] &&
+		prom-check </tmp/u$k.txt >/dev/null && whole=$((whole + 1))
+done
+[ $fail = 0 ] && [ $whole = 10 ]; ok $? "under the unit's limits: 10 scrapes of 3000 maps whole ($whole)"
+oomk=$(sed -n 's/^oom_kill //p' $UCG/memory.events)
+hits=$(sed -n 's/^max //p' $UCG/memory.events)
+peak=$(cat $UCG/memory.peak 2>/dev/null || echo n/a)
+kill -0 $eu && [ "$oomk" = 0 ]
+ok $? "under MemoryMax=256M: alive, no OOM kill (memory.peak $peak B, memory.max reached $hits times)"
+[ $maxt -ge 1 ] && [ $maxt -le 4 ]; ok $? "at most TasksMax=4 tasks during the scrapes (most seen: $maxt)"
+if [ -f $UCG/pids.events ]; then
+	[ "$(sed -n 's/^max //p' $UCG/pids.events)" = 0 ]; ok $? "pids.max 4 never hit"
+	echo "# cpu.max 50000 100000: $(grep -E '^(usage_usec|nr_throttled|throttled_usec) ' $UCG/cpu.stat | tr '\n' ' ')"
+else
+	skip "pids.max 4 never hit" "no pids controller in this kernel"
+fi
+kill -INT $eu
+wait $eu
+ok $? "SIGINT: exit 0 under the unit's limits"
+rmdir $UCG 2>/dev/null
 kill $mspid
 wait $mspid 2>/dev/null
 
