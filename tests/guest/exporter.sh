@@ -5,8 +5,9 @@
 # garbage, slow client, 40 idle connections: the oldest evicted, scrapes still served)
 # get their status and the exporter keeps serving, scrapes while ~100 maps are created
 # and destroyed are all whole, a slow collection (3000 maps) does not hold up the index
-# and concurrent scrapes share it and one rendered body, the default --interval and
-# the data's age, SIGTERM ends it with exit 0, bad options are refused.
+# and concurrent scrapes share it and one rendered body, it serves them under the
+# unit's limits (memory.max, cpu.max, pids.max) and capabilities, the default
+# --interval and the data's age, SIGTERM ends it with exit 0, bad options are refused.
 # usage: exporter.sh FLAVOR (base)
 . /tests/lib.sh
 flavor=${1:-base}
