@@ -10,7 +10,12 @@ on() {	# on CPU CMD...: CMD, on CPU if FIRST_CPU is set
 	shift
 	if [ -n "${FIRST_CPU:-}" ]; then taskset -c "$_c" "$@"; else "$@"; fi
 }
-on 0 bpfmem flows -j --closed -i 1 -T 0 --hook kprobe >/tmp/fi.json 2>/tmp/fi.err &
+# the tool itself, not a subshell running it: stop_flows signals $FPID
+if [ -n "${FIRST_CPU:-}" ]; then
+	taskset -c 0 bpfmem flows -j --closed -i 1 -T 0 --hook kprobe >/tmp/fi.json 2>/tmp/fi.err &
+else
+	bpfmem flows -j --closed -i 1 -T 0 --hook kprobe >/tmp/fi.json 2>/tmp/fi.err &
+fi
 FPID=$!
 while kill -0 $FPID 2>/dev/null && ! grep -q '"type":"start"' /tmp/fi.json; do
 	sleep 0.02
