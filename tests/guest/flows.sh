@@ -35,6 +35,11 @@ AWKLIB='function g(k,   m) {
 start_flows() {	# start_flows OUT ARGS... : bpfmem flows in the background, waits for it
 	out=$1
 	shift
+	# emptied here, not only by the child's redirection: the loop below must not read
+	# the start line of an earlier run into the same file before the child has run
+	# (a loaded host: the workload then ran before the attach and nothing was counted)
+	: >"$out"
+	: >"$out.err"
 	bpfmem flows "$@" >"$out" 2>"$out.err" &
 	FPID=$!
 	# ready when the programs are attached: 120 s at most (on Debian's whole kernels
@@ -50,14 +55,6 @@ start_flows() {	# start_flows OUT ARGS... : bpfmem flows in the background, wait
 	grep -q '"type":"start"\|^Tracing' "$out" 2>/dev/null ||
 		echo "# bpfmem flows $* not attached after $FSTART s: $(head -c 300 "$out.err")"
 	[ "$FSTART" -lt 10 ] || echo "# bpfmem flows $* attached after $FSTART s"
-	# kprobes on ftrace, on these TCG guests, under host load: a workload started
-	# right after the attach returned had its first connections missed whole (every
-	# hook of theirs) for up to 0.7 s, while other kprobes of the same set already
-	# ran (2026-12-08, base, host loaded: 6 of 103 starts, each missing what came in
-	# its first 0.05-0.7 s, also after a UDP kprobe of the set had been seen to fire;
-	# FLOWS_PARTS=first runs tests/guest/flows/first.sh). The tool's
-	# programs are attached; the tests give the kernel a second before traffic
-	case " $* " in *" --hook kprobe "*) sleep 1 ;; esac
 }
 stop_flows() {	# SIGINT, returns its exit status
 	kill -INT "$FPID"
@@ -216,7 +213,7 @@ last_interval() {	# last_interval FILE KEY
 
 # the scenarios, in this order: tests/guest/flows/NAME.sh, each sourced here
 # (FLOWS_PARTS="loopback" runs some of them, to chase one by hand)
-for part in ${FLOWS_PARTS:-errors loopback redial veth kprobe filters pidns lifecycle accounting tcptop text}; do
+for part in ${FLOWS_PARTS:-errors loopback redial first veth kprobe filters pidns lifecycle accounting tcptop text}; do
 	. /tests/flows/$part.sh
 done
 done_testing

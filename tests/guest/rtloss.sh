@@ -71,6 +71,7 @@ done </tmp/rl.out
 # whole flow map (bpf_for_each_map_elem: no bound the verifier knows) and run in task
 # context (close()) too
 flows_marks() {	# NAME=0|1 for each of flows' fentry/fexit programs, from bpfmem progs
+	: >/tmp/fl.out	# not the previous call's "Tracing" (wait_for in lib.sh)
 	bpfmem flows >/tmp/fl.out 2>/tmp/fl.err &
 	fp=$!
 	wait_for Tracing /tmp/fl.out $fp

@@ -85,10 +85,6 @@ bench_flows() {	# bench_flows HOOK LOAD
 	bpfmem flows --hook $1 -j --closed -i 1 -T 1 >/tmp/fl.json 2>/tmp/fl.err &
 	fp=$!
 	wait_for '"type":"start"' /tmp/fl.json $fp || echo "# flows did not start in 60 s: $(tr "\n" " " </tmp/fl.err)"
-	# kprobes: the kernel may not run them for up to 0.7 s after the attach returned
-	# (tests/guest/flows.sh start_flows, docs/running.md): what came before would be
-	# neither counted nor missed
-	[ "$1" = kprobe ] && sleep 1
 	flowgen churn 127.0.0.1 6100 $conns 4 >/dev/null
 	sleep 1
 	kill -INT $fp

@@ -1,15 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0
-# Not in the default list: how soon after `bpfmem flows --hook kprobe` says it is
-# attached do its kprobes count a connection? 16 one-connection workloads, one every
-# 0.25 s from the start line on; fails if the first is not counted. Chases the
-# delay start_flows() waits out (FLOWS_PARTS="first first ...", host under load).
+# Counting starts at the start line: `bpfmem flows --hook kprobe`, then at once 16
+# one-connection workloads, one every 0.25 s; every one of them is counted, the first
+# too (CI's intermittent "redial (kprobe)": a test read the start line of an earlier
+# run in a reused output file and sent its traffic before the attach).
 # FIRST_CPU=N: the tool on CPU 0, the workload on CPU N (taskset).
-# Sourced by /tests/flows.sh, whose helpers it uses.
+# Sourced by /tests/flows.sh, whose helpers it uses (FLOWS_PARTS="first first ...").
 on() {	# on CPU CMD...: CMD, on CPU if FIRST_CPU is set
 	_c=$1
 	shift
 	if [ -n "${FIRST_CPU:-}" ]; then taskset -c "$_c" "$@"; else "$@"; fi
 }
+: >/tmp/fi.json	# not an earlier run's start line (start_flows in flows.sh)
 # the tool itself, not a subshell running it: stop_flows signals $FPID
 if [ -n "${FIRST_CPU:-}" ]; then
 	taskset -c 0 bpfmem flows -j --closed -i 1 -T 0 --hook kprobe >/tmp/fi.json 2>/tmp/fi.err &
@@ -31,10 +32,12 @@ while [ $i -lt 16 ]; do
 done
 sleep 2.5
 stop_flows
+relax_if_missed /tmp/fi.json $? "bpfmem flows --hook kprobe (first)"
 missed=""
 for p in $(seq 5100 5115); do
 	grep -q "\"[lr]port\":$p[,}]" /tmp/fi.json || missed="$missed $p"
 done
-echo "# start line at $t0 s; connections not counted:${missed:- none}; done at: $(tr '\n' ' ' </tmp/fi.t)"
-case "$missed" in " 5100"*) false ;; esac
-ok $? "kprobe: the first connection after the start line counted"
+[ -z "$missed" ] || echo "# start line at $t0 s; not counted:$missed; done at: $(tr '\n' ' ' </tmp/fi.t)"
+[ -z "$missed" ] || [ $RELAX = 1 ]
+ok $? "kprobe: 16 connections from the start line on, one every 0.25 s, all counted, the first too"
+RELAX=0
