@@ -214,6 +214,7 @@ last_interval() {	# last_interval FILE KEY
 # the scenarios, in this order: tests/guest/flows/NAME.sh, each sourced here
 # (FLOWS_PARTS="loopback" runs some of them, to chase one by hand)
 for part in ${FLOWS_PARTS:-errors loopback redial first veth kprobe filters pidns lifecycle accounting tcptop text}; do
+	echo "# part $part at $(cut -d' ' -f1 /proc/uptime) s"
 	. /tests/flows/$part.sh
 done
 done_testing
