@@ -25,6 +25,18 @@ status_of() {	# status_of FILE: the status code of a raw response
 scrape() {	# scrape FILE: GET /metrics into FILE
 	timeout 20 wget -q -O "$1" $URL/metrics
 }
+scrapes_at_once() {	# scrapes_at_once PORT PREFIX N TIMEOUT: N scrapes into /tmp/PREFIXk.txt
+	pids=""			# in the background, their pids in $pids
+	_k=1
+	while [ $_k -le "$3" ]; do
+		timeout "$4" wget -q -O /tmp/$2$_k.txt http://127.0.0.1:$1/metrics &
+		pids="$pids $!"
+		_k=$((_k + 1))
+	done
+}
+all_maps() {	# all_maps FILE: a scrape with all of mapscale's 3000 maps, and it parses
+	[ "$(grep -c '^bpfmem_map_memlock_bytes{' "$1")" -ge 3000 ] && prom-check <"$1" >/dev/null
+}
 value() {	# value FILE SERIES_PREFIX: the value of the first sample starting with it
 	awk -v p="$2" 'index($0, p) == 1 { print $NF; exit }' "$1"
 }
@@ -233,7 +245,7 @@ ok $? "the exporter counts the bad requests (505 as 505) and the evicted connect
 mapscale -n 3000 -c 30 -p 0 -d /sys/fs/cgroup/bpfmem-exp-scale >/tmp/ms.txt 2>/tmp/ms.err &
 mspid=$!
 wait_for '^ready' /tmp/ms.txt $mspid; ok $? "mapscale holds 3000 maps"
-threads() { ls /proc/$epid/task | wc -l; }
+threads() { ls /proc/${1:-$epid}/task 2>/dev/null | wc -l; }	# threads [PID]
 scrape /tmp/ms1.txt &
 s1=$!
 k=0
@@ -250,10 +262,10 @@ scrape /tmp/ms3.txt & b=$!
 scrape /tmp/ms4.txt & c=$!
 wait $a && wait $b && wait $c; ok $? "three scrapes at once all succeed"
 for f in /tmp/ms1.txt /tmp/ms2.txt /tmp/ms3.txt /tmp/ms4.txt; do
-	[ "$(grep -c '^bpfmem_map_memlock_bytes{' $f)" -ge 3000 ] && prom-check <$f >/dev/null ||
+	all_maps $f ||
 		echo "# $f: $(grep -c '^bpfmem_map_memlock_bytes{' $f) maps"
 done
-[ "$(grep -c '^bpfmem_map_memlock_bytes{' /tmp/ms4.txt)" -ge 3000 ] && prom-check </tmp/ms4.txt >/dev/null
+all_maps /tmp/ms4.txt
 ok $? "a shared scrape has all 3000 maps and parses"
 c1=$(value /tmp/ms4.txt 'bpfmem_exporter_collections_total')
 scrape /tmp/ms5.txt
@@ -280,11 +292,7 @@ bpfmem exporter --listen 127.0.0.1:9734 --interval 60 2>/tmp/exp4.err &
 e4=$!
 wait_for 'listening on' /tmp/exp4.err $e4; ok $? "exporter --interval 60 on 9734"
 h0=$(hwm $e4)
-pids=""
-for k in 1 2 3 4 5 6 7 8; do
-	timeout 60 wget -q -O /tmp/b$k.txt http://127.0.0.1:9734/metrics &
-	pids="$pids $!"
-done
+scrapes_at_once 9734 b 8 60
 fail=0
 for p in $pids; do wait $p || fail=1; done
 h1=$(hwm $e4)
@@ -326,14 +334,10 @@ sh -c "echo \$\$ >$UCG/cgroup.procs && exec dropcap -u bpfmem exporter --listen 
 eu=$!
 wait_for 'listening on' /tmp/expu.err $eu
 ok $? "exporter in a cgroup with the unit's limits ($(tr '\n' ' ' <$UCG/cgroup.controllers 2>/dev/null| sed 's/ $//')), its capabilities"
-pids=""
-for k in 1 2 3 4 5 6 7 8; do
-	timeout 120 wget -q -O /tmp/u$k.txt http://127.0.0.1:9738/metrics &
-	pids="$pids $!"
-done
+scrapes_at_once 9738 u 8 120
 maxt=0
 while :; do
-	t=$(ls /proc/$eu/task 2>/dev/null | wc -l)
+	t=$(threads $eu)
 	[ "$t" -gt $maxt ] && maxt=$t
 	alive=0
 	for p in $pids; do kill -0 $p 2>/dev/null && alive=1; done
@@ -346,8 +350,7 @@ timeout 120 wget -q -O /tmp/u9.txt http://127.0.0.1:9738/metrics || fail=1
 timeout 120 wget -q -O /tmp/u10.txt http://127.0.0.1:9738/metrics || fail=1
 whole=0
 for k in 1 2 3 4 5 6 7 8 9 10; do
-	[ "$(grep -c '^bpfmem_map_memlock_bytes{' /tmp/u$k.txt)" -ge 3000 ] &&
-		prom-check </tmp/u$k.txt >/dev/null && whole=$((whole + 1))
+	all_maps /tmp/u$k.txt && whole=$((whole + 1))
 done
 [ $fail = 0 ] && [ $whole = 10 ]; ok $? "under the unit's limits: 10 scrapes of 3000 maps whole ($whole)"
 oomk=$(sed -n 's/^oom_kill //p' $UCG/memory.events)
